@@ -1,0 +1,149 @@
+/**
+ * Strapi v4's error classes and the one middleware that turns them into the REST envelope
+ * `{ data: null, error: { status, name, message, details } }`.
+ *
+ * Handlers and services throw; only `errorMiddleware` writes error bodies.
+ */
+import type { Context, Next } from 'koa';
+
+export interface ValidationIssue {
+  path: string[];
+  message: string;
+  name: 'ValidationError';
+}
+
+/** Base of every operational error: 400 unless a subclass says otherwise. */
+export class ApplicationError extends Error {
+  status = 400;
+  override name = 'ApplicationError';
+  details: Record<string, unknown>;
+  constructor(message = 'An application error occured', details: Record<string, unknown> = {}) {
+    super(message);
+    this.details = details;
+  }
+}
+
+export class ValidationError extends ApplicationError {
+  override name = 'ValidationError';
+}
+
+export class PaginationError extends ApplicationError {
+  override name = 'PaginationError';
+}
+
+export class NotFoundError extends ApplicationError {
+  override status = 404;
+  override name = 'NotFoundError';
+  constructor(message = 'Not Found', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+export class UnauthorizedError extends ApplicationError {
+  override status = 401;
+  override name = 'UnauthorizedError';
+  constructor(message = 'Unauthorized', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+export class ForbiddenError extends ApplicationError {
+  override status = 403;
+  override name = 'ForbiddenError';
+  constructor(message = 'Forbidden', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+export class PolicyError extends ForbiddenError {
+  override name = 'PolicyError';
+  constructor(message = 'Policy Failed', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+export class PayloadTooLargeError extends ApplicationError {
+  override status = 413;
+  override name = 'PayloadTooLargeError';
+  constructor(message = 'Entity too large', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+export class RateLimitError extends ApplicationError {
+  override status = 429;
+  override name = 'RateLimitError';
+  constructor(message = 'Too many requests, please try again later.', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
+/** `Invalid parameter <key>`: the error Strapi's validateQuery raises for unknown or private keys. */
+export function invalidParameter(key: string): ValidationError {
+  return new ValidationError(`Invalid parameter ${key}`);
+}
+
+/**
+ * A ValidationError in yup's shape: one issue gives its own message, several give
+ * "<n> errors occurred"; `details.errors` lists each.
+ */
+export function validationErrors(issues: ValidationIssue[]): ValidationError {
+  const message = issues.length === 1 ? issues[0]!.message : `${issues.length} errors occurred`;
+  return new ValidationError(message, { errors: issues });
+}
+
+/** Names http-errors gives to the statuses Koa itself may raise (body parser, router). */
+const httpErrorNames: Record<number, string> = {
+  400: 'BadRequestError',
+  401: 'UnauthorizedError',
+  403: 'ForbiddenError',
+  404: 'NotFoundError',
+  405: 'MethodNotAllowedError',
+  413: 'PayloadTooLargeError',
+  415: 'UnsupportedMediaTypeError',
+  429: 'TooManyRequestsError',
+  501: 'NotImplementedError',
+};
+
+interface ErrorBody {
+  status: number;
+  name: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Maps any thrown value to the envelope's `error` member. Unknown errors hide their message. */
+export function toErrorBody(err: unknown): ErrorBody {
+  if (err instanceof ApplicationError) {
+    return { status: err.status, name: err.name, message: err.message, details: err.details };
+  }
+  const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown; details?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500 && e.expose !== false) {
+    return {
+      status,
+      name: httpErrorNames[status] ?? 'BadRequestError',
+      message: typeof e.message === 'string' ? e.message : 'Bad Request',
+      details: (e.details as Record<string, unknown> | undefined) ?? {},
+    };
+  }
+  return { status: 500, name: 'InternalServerError', message: 'Internal Server Error' };
+}
+
+/**
+ * Installed first: formats every failure as Strapi's envelope, and turns a request that
+ * nothing answered into 404 NotFoundError (Strapi's behaviour for a null body).
+ */
+export function errorMiddleware(log: (err: unknown) => void = (err) => console.error(err)) {
+  return async function errors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError();
+    } catch (err) {
+      const error = toErrorBody(err);
+      if (error.status >= 500) log(err);
+      ctx.status = error.status;
+      ctx.body = { data: null, error };
+    }
+  };
+}

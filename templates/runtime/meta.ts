@@ -1,0 +1,136 @@
+/**
+ * The metadata contract between emitted per-type code and the runtime.
+ *
+ * Every content type and component in out/src/generated/ is described by one of these
+ * declarative objects; the runtime (query parsing, SQL compilation, validation, response
+ * shaping) reads them instead of re-deriving anything from the models at run time.
+ */
+
+/** Scalar attribute types, as spelled in Strapi v4 schema.json files. */
+export type ScalarType =
+  | 'string'
+  | 'text'
+  | 'richtext'
+  | 'enumeration'
+  | 'email'
+  | 'password'
+  | 'uid'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'timestamp'
+  | 'integer'
+  | 'biginteger'
+  | 'float'
+  | 'decimal'
+  | 'boolean'
+  | 'json'
+  | 'array';
+
+/** SQL dialects the runtime compiles to; they match Prisma's provider names. */
+export type Dialect = 'sqlite' | 'postgresql' | 'mysql';
+
+/** A scalar attribute (or a built-in column such as createdAt) stored in one column. */
+export interface ScalarFieldMeta {
+  readonly kind: 'scalar';
+  readonly name: string;
+  readonly type: ScalarType;
+  /** Database column name (snake_case of the attribute name, like Strapi). */
+  readonly column: string;
+  /** Prisma model field name (the attribute name). */
+  readonly prismaField: string;
+  readonly required?: boolean;
+  readonly unique?: boolean;
+  /** Never returned; 400 in filters, sort and fields. Still writable. */
+  readonly private?: boolean;
+  /** False for id and the timestamps: silently dropped from write input. */
+  readonly writable?: boolean;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Numbers for integer/float/decimal; strings for biginteger (exact). */
+  readonly min?: number | string;
+  readonly max?: number | string;
+  readonly regex?: string;
+  readonly enum?: readonly string[];
+  readonly default?: unknown;
+  readonly targetField?: string;
+}
+
+/** Relation kinds of Strapi v4. */
+export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany';
+
+export interface RelationFieldMeta {
+  readonly kind: 'relation';
+  readonly name: string;
+  readonly relation: RelationKind;
+  /** Target content-type uid, e.g. `api::author.author`. */
+  readonly target: string;
+  readonly private?: boolean;
+}
+
+export interface MediaFieldMeta {
+  readonly kind: 'media';
+  readonly name: string;
+  readonly multiple: boolean;
+  readonly allowedTypes?: readonly string[];
+  readonly private?: boolean;
+}
+
+export interface ComponentFieldMeta {
+  readonly kind: 'component';
+  readonly name: string;
+  /** Component uid, e.g. `shared.seo`. */
+  readonly component: string;
+  readonly repeatable: boolean;
+  readonly required?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly private?: boolean;
+}
+
+export interface DynamicZoneFieldMeta {
+  readonly kind: 'dynamiczone';
+  readonly name: string;
+  readonly components: readonly string[];
+  readonly required?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly private?: boolean;
+}
+
+export type FieldMeta =
+  | ScalarFieldMeta
+  | RelationFieldMeta
+  | MediaFieldMeta
+  | ComponentFieldMeta
+  | DynamicZoneFieldMeta;
+
+export interface ContentTypeMeta {
+  /** `api::<api>.<name>` */
+  readonly uid: string;
+  readonly kind: 'collectionType' | 'singleType';
+  readonly singularName: string;
+  readonly pluralName: string;
+  /** Database table (the model's collectionName). */
+  readonly table: string;
+  /** Property of the Prisma client that holds this model's delegate, e.g. `article`. */
+  readonly delegate: string;
+  readonly draftAndPublish: boolean;
+  readonly populateCreatorFields: boolean;
+  /**
+   * Every field in declaration order: `id` first, then the model's attributes, then
+   * createdAt, updatedAt and (with draft & publish) publishedAt.
+   */
+  readonly fields: Readonly<Record<string, FieldMeta>>;
+}
+
+export interface ComponentMeta {
+  /** `<category>.<name>` */
+  readonly uid: string;
+  readonly fields: Readonly<Record<string, FieldMeta>>;
+}
+
+/** Field types that `fields=` may select and that are returned by default. */
+export function isSelectableScalar(field: FieldMeta): field is ScalarFieldMeta {
+  return field.kind === 'scalar' && field.type !== 'password' && !field.private;
+}
