@@ -1,0 +1,114 @@
+/**
+ * `contentgen build <models> -o <out> [--db sqlite|postgresql|mysql] [--check]`
+ * Exit codes: 0 ok; 1 model errors, refused migration, or (with --check) stale output;
+ * 2 usage errors.
+ */
+import { parseArgs } from 'node:util';
+import type { Provider } from './ir/scalars.js';
+import { optionHelp } from './options.js';
+import { build } from './pipeline.js';
+import { formatModelError } from './validate/model-error.js';
+
+const providers: readonly Provider[] = ['sqlite', 'postgresql', 'mysql'];
+
+const mainHelp = `contentgen: generate a standalone Koa server (Strapi v4 compatible REST API) from content-type models
+
+Usage:
+  contentgen build <models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check]
+  contentgen --help
+  contentgen build --help
+
+Commands:
+  build    validate the models and emit the server into the output folder
+`;
+
+const buildHelp = `Usage: contentgen build <models-dir> [options]
+
+<models-dir> is a Strapi v4 src/ folder (api/<api>/content-types/<name>/schema.json,
+components/<category>/<name>.json) or a flat folder of <name>.json content types with
+components/ beside them. An optional permissions.json maps role types to actions.
+
+Options:
+${optionHelp.map(([flag, text]) => `  ${flag.padEnd(32)} ${text}`).join('\n')}
+
+Exit codes: 0 built (or up to date with --check); 1 model errors, a refused data-losing
+migration, or stale output with --check; 2 wrong usage.
+`;
+
+export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    out.write(mainHelp);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'build') {
+    err.write(`contentgen: unknown command "${command}"\n\n${mainHelp}`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string', short: 'o', default: 'out' },
+        db: { type: 'string', default: 'sqlite' },
+        check: { type: 'boolean', default: false },
+        'accept-data-loss': { type: 'boolean', default: false },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    err.write(`contentgen build: ${(e as Error).message}\n\n${buildHelp}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out.write(buildHelp);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    err.write(`contentgen build: expected one models folder, got ${positionals.length}\n\n${buildHelp}`);
+    return 2;
+  }
+  const provider = values.db === 'postgres' ? 'postgresql' : values.db === 'mariadb' ? 'mysql' : values.db;
+  if (!providers.includes(provider as Provider)) {
+    err.write(`contentgen build: --db must be one of ${providers.join(', ')}, got "${values.db}"\n`);
+    return 2;
+  }
+
+  const result = await build({
+    modelsDir: positionals[0]!,
+    outDir: values.out!,
+    provider: provider as Provider,
+    check: values.check!,
+    acceptDataLoss: values['accept-data-loss']!,
+    ...(values.name ? { name: values.name } : {}),
+  });
+
+  if (!result.ok) {
+    if ('errors' in result) {
+      err.write(`contentgen: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} in ${positionals[0]}; nothing was written.\n`);
+      for (const e of result.errors) err.write(`  ${formatModelError(e)}\n`);
+    } else {
+      err.write(`contentgen: ${result.migrationErrors.join('\n')}\n`);
+    }
+    return 1;
+  }
+  if (result.stale) {
+    if (result.stale.length === 0) {
+      out.write(`${values.out} is up to date.\n`);
+      return 0;
+    }
+    err.write(`${values.out} is stale; \`contentgen build\` would change ${result.stale.length} file(s):\n`);
+    for (const s of result.stale) err.write(`  ${s.reason.padEnd(16)} ${s.path}\n`);
+    return 1;
+  }
+  const written = result.written!;
+  out.write(
+    `contentgen: ${result.ir.contentTypes.length} content types, ${result.ir.components.length} components → ${values.out} ` +
+      `(${written.written.length} written, ${written.removed.length} removed${result.migration.added ? `, migration ${result.migration.added.name}` : ''})\n`,
+  );
+  return 0;
+}

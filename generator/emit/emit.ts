@@ -1,0 +1,38 @@
+/**
+ * Stage 4: every emitter reads the IR and returns files; none touches the disk, the clock
+ * or randomness. Headers are added here, once, for all of them.
+ */
+import type { Schema } from '../ir/types.js';
+import { bannerText, userFileText, withHeader } from '../write/banner.js';
+import { FileMap } from './file-map.js';
+import { emitPrismaSchema } from './prisma/schema.js';
+import { emitProject } from './project/project.js';
+import { emitContentTypes } from './rest/content-types.js';
+import { emitRuntime } from './runtime.js';
+
+export interface EmitOptions {
+  readonly name: string;
+}
+
+/** Ordered list of emitters; adding an output family means adding a row. */
+const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
+  (ir, options) => emitProject(ir, options),
+  (ir) => emitPrismaSchema(ir),
+  (ir) => emitContentTypes(ir),
+  () => emitRuntime(),
+];
+
+export function emitAll(ir: Schema, options: EmitOptions): FileMap {
+  const merged = new FileMap();
+  for (const emit of emitters) merged.merge(emit(ir, options));
+  return addHeaders(merged);
+}
+
+export function addHeaders(files: FileMap): FileMap {
+  const out = new FileMap();
+  for (const file of files.files()) {
+    const header = file.ownership === 'user' ? userFileText : bannerText;
+    out.add(file.path, withHeader(file.path, file.content, header), file.ownership);
+  }
+  return out;
+}

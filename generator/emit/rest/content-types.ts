@@ -1,0 +1,99 @@
+/**
+ * Emits the per-type metadata every runtime module reads (src/generated/content-types/),
+ * each type's route table (src/generated/rest/) and the index that lists them.
+ */
+import { scalarTypes } from '../../ir/scalars.js';
+import type { Attribute, ContentType, Schema } from '../../ir/types.js';
+import type { FieldMeta } from '../../../templates/runtime/meta.js';
+import { FileMap } from '../file-map.js';
+import { render } from '../templates.js';
+import { tsLiteral } from '../ts-literal.js';
+
+export function emitContentTypes(ir: Schema): FileMap {
+  const files = new FileMap();
+  for (const ct of ir.contentTypes) {
+    const isSingle = ct.kind === 'singleType';
+    const routePath = `/api/${ct.names.route}`;
+    files.add(
+      `src/generated/content-types/${ct.names.file}.ts`,
+      render('rest/content-type.ts.hbs', {
+        displayName: ct.displayName,
+        uid: ct.uid,
+        kindLabel: isSingle ? 'single type' : 'collection type',
+        routePath,
+        pascal: ct.names.pascal,
+        camel: ct.names.camel,
+        tsFields: responseFields(ct),
+        meta: tsLiteral(contentTypeMeta(ct)),
+      }),
+    );
+    files.add(
+      `src/generated/rest/${ct.names.file}.routes.ts`,
+      render('rest/routes.ts.hbs', {
+        factory: isSingle ? 'singleTypeRoutes' : 'collectionTypeRoutes',
+        camel: ct.names.camel,
+        file: ct.names.file,
+        routesSummary: isSingle ? `GET, PUT, DELETE ${routePath}` : `GET, POST ${routePath}; GET, PUT, DELETE ${routePath}/:id`,
+      }),
+    );
+  }
+  files.add('src/generated/index.ts', render('rest/index.ts.hbs', { types: ir.contentTypes.map((ct) => ({ camel: ct.names.camel, file: ct.names.file })) }));
+  return files;
+}
+
+function contentTypeMeta(ct: ContentType) {
+  return {
+    uid: ct.uid,
+    kind: ct.kind,
+    singularName: ct.names.singular,
+    pluralName: ct.names.plural,
+    table: ct.names.table,
+    delegate: ct.names.camel,
+    draftAndPublish: ct.draftAndPublish,
+    populateCreatorFields: ct.populateCreatorFields,
+    fields: Object.fromEntries(ct.attributes.map((a) => [a.name, fieldMeta(a)])),
+  };
+}
+
+/** IR attribute → runtime FieldMeta, dropping what the runtime never reads. */
+export function fieldMeta(a: Attribute): FieldMeta {
+  const common = { name: a.name, ...(a.private ? { private: true } : {}) };
+  switch (a.kind) {
+    case 'scalar':
+      return {
+        kind: 'scalar',
+        ...common,
+        type: a.type,
+        column: a.column,
+        prismaField: a.name,
+        ...(a.required ? { required: true } : {}),
+        ...(a.unique ? { unique: true } : {}),
+        ...(a.writable ? {} : { writable: false }),
+        ...definedOnly({ minLength: a.minLength, maxLength: a.maxLength, min: a.min, max: a.max, regex: a.regex, enum: a.enum, default: a.default, targetField: a.targetField }),
+      } as FieldMeta;
+    case 'relation':
+      return { kind: 'relation', ...common, relation: a.relation, target: a.target };
+    case 'media':
+      return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }) } as FieldMeta;
+    case 'component':
+      return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+    case 'dynamiczone':
+      return { kind: 'dynamiczone', ...common, components: a.components, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+  }
+}
+
+/** TypeScript members of the attributes interface: what a client receives by default. */
+function responseFields(ct: ContentType): string[] {
+  return ct.attributes
+    .filter((a) => a.kind === 'scalar' && a.name !== 'id' && !a.private && a.type !== 'password')
+    .map((a) => {
+      if (a.kind !== 'scalar') return '';
+      const ts = a.type === 'enumeration' && a.enum ? a.enum.map((v) => tsLiteral(v)).join(' | ') : scalarTypes[a.type].ts;
+      const nullable = a.builtIn && a.name !== 'publishedAt' ? '' : ' | null';
+      return `${a.name}: ${ts}${nullable};`;
+    });
+}
+
+function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,148 @@
+/**
+ * Stage 1: read model files from disk. Two layouts are accepted:
+ *  - a Strapi v4 `src/` folder: `api/<api>/content-types/<name>/schema.json` and
+ *    `components/<category>/<name>.json`;
+ *  - a flat folder: `<name>.json` content types plus `components/<category>/<name>.json`.
+ * An optional `permissions.json` maps role types to granted actions.
+ *
+ * Nothing is interpreted here beyond JSON parsing; errors are collected, not thrown.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ModelError } from '../validate/model-error.js';
+
+export interface RawFile {
+  /** Path relative to the models folder, with forward slashes. */
+  readonly file: string;
+  /** Parsed JSON (unknown until validated). */
+  readonly json: unknown;
+}
+
+export interface RawContentType extends RawFile {
+  readonly uid: string;
+}
+
+export interface RawComponent extends RawFile {
+  readonly uid: string;
+  readonly category: string;
+}
+
+export interface LoadedModels {
+  readonly root: string;
+  readonly contentTypes: readonly RawContentType[];
+  readonly components: readonly RawComponent[];
+  readonly permissions?: RawFile;
+  readonly errors: readonly ModelError[];
+}
+
+export async function loadModels(root: string): Promise<LoadedModels> {
+  const errors: ModelError[] = [];
+  const rootStat = await stat(root).catch(() => undefined);
+  if (!rootStat?.isDirectory()) {
+    return { root, contentTypes: [], components: [], errors: [{ file: root, pointer: '', message: 'models folder not found' }] };
+  }
+
+  const read = async (rel: string): Promise<RawFile | undefined> => {
+    const text = await readFile(path.join(root, rel), 'utf8');
+    try {
+      return { file: rel, json: JSON.parse(text) };
+    } catch (err) {
+      errors.push({ file: rel, pointer: '', message: describeJsonError(text, err as Error) });
+      return undefined;
+    }
+  };
+
+  const contentTypes: RawContentType[] = [];
+  const apiDir = path.join(root, 'api');
+  if (await isDir(apiDir)) {
+    for (const api of await sortedDirs(apiDir)) {
+      const ctDir = path.join(apiDir, api, 'content-types');
+      if (!(await isDir(ctDir))) continue;
+      for (const name of await sortedDirs(ctDir)) {
+        const rel = toPosix(path.join('api', api, 'content-types', name, 'schema.json'));
+        if (!(await isFile(path.join(root, rel)))) continue;
+        const raw = await read(rel);
+        if (raw) contentTypes.push({ ...raw, uid: `api::${api}.${name}` });
+      }
+    }
+  }
+  for (const entry of await sortedEntries(root)) {
+    if (!entry.endsWith('.json') || entry === 'permissions.json') continue;
+    if (!(await isFile(path.join(root, entry)))) continue;
+    const name = entry.slice(0, -'.json'.length);
+    const raw = await read(entry);
+    if (raw) contentTypes.push({ ...raw, uid: `api::${name}.${name}` });
+  }
+
+  const components: RawComponent[] = [];
+  const componentsDir = path.join(root, 'components');
+  if (await isDir(componentsDir)) {
+    for (const category of await sortedDirs(componentsDir)) {
+      for (const entry of await sortedEntries(path.join(componentsDir, category))) {
+        if (!entry.endsWith('.json')) continue;
+        const rel = toPosix(path.join('components', category, entry));
+        const raw = await read(rel);
+        if (raw) components.push({ ...raw, uid: `${category}.${entry.slice(0, -'.json'.length)}`, category });
+      }
+    }
+  }
+
+  const permissions = (await isFile(path.join(root, 'permissions.json'))) ? await read('permissions.json') : undefined;
+
+  if (contentTypes.length === 0 && errors.length === 0) {
+    errors.push({
+      file: '.',
+      pointer: '',
+      message: 'no content types found (expected api/<api>/content-types/<name>/schema.json or <name>.json files)',
+    });
+  }
+  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), errors };
+}
+
+/** JSON.parse reports a character offset; people want a line and column. */
+export function describeJsonError(text: string, err: Error): string {
+  const position = /position (\d+)/.exec(err.message);
+  const lineCol = /line (\d+) column (\d+)/.exec(err.message);
+  let where = '';
+  if (lineCol) {
+    where = `line ${lineCol[1]}, column ${lineCol[2]}`;
+  } else if (position) {
+    const offset = Number(position[1]);
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    where = `line ${line}, column ${column}`;
+  } else {
+    where = `line ${text.split('\n').length} (end of file)`;
+  }
+  const reason = err.message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+  return `invalid JSON at ${where}: ${reason}`;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** readdir order is filesystem-dependent; sort so builds are deterministic. */
+async function sortedEntries(dir: string): Promise<string[]> {
+  return (await readdir(dir)).sort(compareStrings);
+}
+
+async function sortedDirs(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await sortedEntries(dir)) if (await isDir(path.join(dir, entry))) out.push(entry);
+  return out;
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Locale-independent ordering by UTF-16 code units. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

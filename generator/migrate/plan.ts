@@ -1,0 +1,84 @@
+/**
+ * Decides whether this build adds a migration: none exist yet → `0001_init` from an empty
+ * database; the Prisma schema changed since the last build → the next numbered migration
+ * with the SQL between the two schemas. A change that would lose data (dropped or retyped
+ * tables and columns) is refused unless the user accepts it.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { prismaSchemaPath } from '../emit/prisma/schema.js';
+import type { FileMap } from '../emit/file-map.js';
+import type { Provider } from '../ir/scalars.js';
+import { snakeCase } from '../ir/names.js';
+import { findDataLoss, describe } from './data-loss.js';
+import { diffSchemas } from './diff.js';
+
+export interface MigrationPlan {
+  /** The migration to add, if any: `prisma/migrations/<name>/migration.sql`. */
+  readonly added?: { readonly name: string; readonly path: string; readonly sql: string };
+  /** Data-loss changes that were accepted with --accept-data-loss. */
+  readonly dataLoss: readonly string[];
+  readonly errors: readonly string[];
+}
+
+export const migrationsDir = 'prisma/migrations';
+
+export async function planMigration(outDir: string, files: FileMap, provider: Provider, acceptDataLoss: boolean): Promise<MigrationPlan> {
+  const next = files.get(prismaSchemaPath)!.content;
+  const existing = await existingMigrations(outDir);
+  const lock = await readFile(path.join(outDir, migrationsDir, 'migration_lock.toml'), 'utf8').catch(() => undefined);
+  const lockProvider = lock && /provider\s*=\s*"([^"]+)"/.exec(lock)?.[1];
+  if (existing.length > 0 && lockProvider && lockProvider !== provider) {
+    return {
+      dataLoss: [],
+      errors: [`${path.join(outDir, migrationsDir)} holds ${lockProvider} migrations; the build is for ${provider}. Build into another folder, or delete the migrations to start over.`],
+    };
+  }
+
+  if (existing.length === 0) {
+    const sql = await diffSchemas({ provider, from: null, to: next });
+    return { added: migration(1, 'init', sql), dataLoss: [], errors: [] };
+  }
+
+  const previous = await readFile(path.join(outDir, prismaSchemaPath), 'utf8').catch(() => undefined);
+  if (previous === undefined) {
+    return { dataLoss: [], errors: [`${path.join(outDir, prismaSchemaPath)} is missing, so the change since the last migration cannot be computed`] };
+  }
+  if (previous === next) return { dataLoss: [], errors: [] };
+  const sql = await diffSchemas({ provider, from: previous, to: next });
+  if (sql.trim() === '') return { dataLoss: [], errors: [] };
+
+  const losses = findDataLoss(previous, next).map(describe);
+  if (losses.length > 0 && !acceptDataLoss) {
+    return {
+      dataLoss: losses,
+      errors: [
+        'this model change would lose data:',
+        ...losses.map((l) => `  - ${l}`),
+        'Nothing was written. Re-run with --accept-data-loss to generate the migration anyway.',
+      ],
+    };
+  }
+  const sequence = Math.max(...existing.map((name) => Number.parseInt(name, 10) || 0)) + 1;
+  return { added: migration(sequence, slug(previous, next), sql), dataLoss: losses, errors: [] };
+}
+
+function migration(sequence: number, slugText: string, sql: string) {
+  const name = `${String(sequence).padStart(4, '0')}_${slugText}`;
+  return { name, path: `${migrationsDir}/${name}/migration.sql`, sql };
+}
+
+async function existingMigrations(outDir: string): Promise<string[]> {
+  const entries = await readdir(path.join(outDir, migrationsDir), { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+}
+
+/** Names the models whose blocks changed: `0002_article_category`. */
+function slug(previous: string, next: string): string {
+  const blocks = (schema: string) => new Map([...schema.matchAll(/^model (\w+) \{[\s\S]*?^\}/gm)].map((m) => [m[1]!, m[0]]));
+  const before = blocks(previous);
+  const after = blocks(next);
+  const names = [...new Set([...before.keys(), ...after.keys()])].filter((n) => before.get(n) !== after.get(n)).sort();
+  const text = names.map(snakeCase).join('_').slice(0, 48).replace(/_+$/, '');
+  return text || 'update';
+}

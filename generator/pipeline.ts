@@ -1,0 +1,56 @@
+/**
+ * The whole build, readable in one function: load → validate → buildIr → emit →
+ * plan migrations → write (or check). Each stage returns early with its errors.
+ */
+import path from 'node:path';
+import { emitAll } from './emit/emit.js';
+import { bannerText, withHeader } from './write/banner.js';
+import type { FileMap } from './emit/file-map.js';
+import { buildIr } from './ir/build-ir.js';
+import type { Schema } from './ir/types.js';
+import { loadModels } from './load/load-models.js';
+import { planMigration, type MigrationPlan } from './migrate/plan.js';
+import type { BuildOptions } from './options.js';
+import type { ModelError } from './validate/model-error.js';
+import { validateModels } from './validate/validate.js';
+import { checkOutput, type StaleFile } from './write/check.js';
+import { writeOutput, type WriteResult } from './write/write.js';
+
+export type BuildResult =
+  | { readonly ok: false; readonly errors: readonly ModelError[] }
+  | { readonly ok: false; readonly migrationErrors: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly ir: Schema;
+      readonly files: FileMap;
+      readonly migration: MigrationPlan;
+      readonly written?: WriteResult;
+      readonly stale?: readonly StaleFile[];
+    };
+
+/** Loads, validates and emits in memory; touches nothing on disk but reads. */
+export async function generate(options: BuildOptions): Promise<BuildResult> {
+  const models = await loadModels(options.modelsDir);
+  const errors = validateModels(models);
+  if (errors.length > 0) return { ok: false, errors };
+
+  const ir = buildIr(models, options.provider);
+  const files = emitAll(ir, { name: options.name ?? packageName(options.outDir) });
+
+  const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
+  if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
+  if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, bannerText), 'migration');
+  return { ok: true, ir, files, migration };
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const result = await generate(options);
+  if (!result.ok) return result;
+  if (options.check) return { ...result, stale: await checkOutput(options.outDir, result.files) };
+  return { ...result, written: await writeOutput(options.outDir, result.files) };
+}
+
+function packageName(outDir: string): string {
+  const base = path.basename(path.resolve(outDir)).toLowerCase().replace(/[^a-z0-9-_.]/g, '-');
+  return base === 'out' || base === '' ? 'content-server' : base;
+}

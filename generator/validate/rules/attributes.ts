@@ -1,0 +1,182 @@
+import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
+import { snakeCase } from '../../ir/names.js';
+import type { RawFile } from '../../load/load-models.js';
+import { didYouMean } from '../model-error.js';
+import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
+
+export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone'] as const;
+export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
+const mediaTypes = ['images', 'videos', 'files', 'audios'];
+
+/**
+ * Names contentgen (like Strapi) adds or uses itself; a model may not declare them.
+ * `__component` and `__contentType` mark dynamic-zone items.
+ */
+export const reservedAttributeNames = [
+  'id',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'createdBy',
+  'updatedBy',
+  'locale',
+  'localizations',
+  '__component',
+  '__contentType',
+];
+
+const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Every attribute has a known type and options that make sense for it. */
+export const attributesRule: ValidationRule = (context) => {
+  for (const ct of context.models.contentTypes) checkAttributes(context, ct, 'content type');
+  for (const component of context.models.components) checkAttributes(context, component, 'component');
+};
+
+function checkAttributes(
+  context: ValidationContext,
+  model: RawFile & { uid: string },
+  kind: 'content type' | 'component',
+): void {
+  const columns = new Map<string, string>();
+  for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
+    const at = (...rest: string[]) => pointer('attributes', name, ...rest);
+    const owner = where(model, kind, name);
+    const report = (rest: string[], message: string) => context.report(model, at(...rest), `${owner}: ${message}`);
+
+    if (!attributeNamePattern.test(name)) {
+      report([], 'attribute names must start with a letter and contain only letters, digits and _');
+      continue;
+    }
+    if (reservedAttributeNames.includes(name)) {
+      report([], `"${name}" is reserved (contentgen adds ${name} itself)`);
+      continue;
+    }
+    const column = snakeCase(name);
+    const clash = columns.get(column);
+    if (clash) report([], `its column "${column}" is also the column of attribute "${clash}"`);
+    columns.set(column, name);
+
+    if (!isPlainObject(attribute)) {
+      report([], 'an attribute must be an object like {"type": "string"}');
+      continue;
+    }
+    const type = attribute.type;
+    if (typeof type !== 'string') {
+      report(['type'], 'missing "type"');
+      continue;
+    }
+    if (!isScalarType(type) && !(nonScalarTypes as readonly string[]).includes(type)) {
+      report(['type'], `unknown type "${type}".${didYouMean(type, [...scalarTypeNames, ...nonScalarTypes])}`);
+      continue;
+    }
+    for (const flag of ['required', 'unique', 'private', 'repeatable', 'multiple', 'configurable', 'writable', 'visible']) {
+      if (attribute[flag] !== undefined && typeof attribute[flag] !== 'boolean') report([flag], `${flag} must be true or false`);
+    }
+    if (isScalarType(type)) checkScalarOptions(attribute, type, report);
+    else if (type === 'relation') checkRelation(attribute, kind, report);
+    else if (type === 'media') {
+      const allowed = attribute.allowedTypes;
+      if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((t) => !mediaTypes.includes(t as string)))) {
+        report(['allowedTypes'], `allowedTypes must be a list of ${mediaTypes.map((t) => `"${t}"`).join(', ')}`);
+      }
+    } else if (type === 'component') {
+      if (typeof attribute.component !== 'string') report(['component'], 'missing "component" (e.g. "shared.seo")');
+      checkCount(attribute, report);
+    } else if (type === 'dynamiczone') {
+      if (kind === 'component') report(['type'], 'dynamic zones are not allowed inside components');
+      const components = attribute.components;
+      if (!Array.isArray(components) || components.length === 0 || components.some((c) => typeof c !== 'string')) {
+        report(['components'], 'a dynamic zone needs a non-empty "components" list of component uids');
+      }
+      checkCount(attribute, report);
+    }
+  }
+}
+
+type Report = (rest: string[], message: string) => void;
+
+function checkScalarOptions(attribute: Record<string, unknown>, type: string, report: Report): void {
+  for (const key of ['minLength', 'maxLength'] as const) {
+    const value = attribute[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) report([key], `${key} must be a non-negative integer`);
+  }
+  if (typeof attribute.minLength === 'number' && typeof attribute.maxLength === 'number' && attribute.minLength > attribute.maxLength) {
+    report(['minLength'], 'minLength is greater than maxLength');
+  }
+  for (const key of ['min', 'max'] as const) {
+    const value = attribute[key];
+    if (value === undefined) continue;
+    const ok = type === 'biginteger' ? typeof value === 'string' ? /^-?\d+$/.test(value) : Number.isInteger(value) : typeof value === 'number' && Number.isFinite(value);
+    if (!ok) report([key], type === 'biginteger' ? `${key} must be an integer or a string of digits` : `${key} must be a number`);
+  }
+  if (typeof attribute.min === 'number' && typeof attribute.max === 'number' && attribute.min > attribute.max) {
+    report(['min'], 'min is greater than max');
+  }
+  if (attribute.regex !== undefined) {
+    if (typeof attribute.regex !== 'string') report(['regex'], 'regex must be a string');
+    else {
+      try {
+        new RegExp(attribute.regex);
+      } catch (err) {
+        report(['regex'], `regex does not compile: ${(err as Error).message}`);
+      }
+    }
+  }
+  if (type === 'enumeration') {
+    const values = attribute.enum;
+    if (!Array.isArray(values) || values.length === 0) {
+      report(['enum'], 'an enumeration needs a non-empty "enum" list of values');
+    } else if (values.some((v) => typeof v !== 'string' || v === '')) {
+      report(['enum'], 'enumeration values must be non-empty strings');
+    } else {
+      const seen = new Set<string>();
+      for (const value of values as string[]) {
+        if (seen.has(value)) report(['enum'], `enumeration value "${value}" is listed twice`);
+        seen.add(value);
+      }
+      if (attribute.default !== undefined && attribute.default !== null && !values.includes(attribute.default)) {
+        report(['default'], `default "${String(attribute.default)}" is not one of the enum values`);
+      }
+    }
+  }
+  if (attribute.targetField !== undefined && type !== 'uid') report(['targetField'], 'targetField applies to uid attributes only');
+  if (attribute.default !== undefined && attribute.default !== null) checkDefault(attribute.default, type, report);
+}
+
+function checkDefault(value: unknown, type: string, report: Report): void {
+  const ok: Record<string, (v: unknown) => boolean> = {
+    integer: (v) => Number.isInteger(v),
+    float: (v) => typeof v === 'number',
+    decimal: (v) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)),
+    biginteger: (v) => Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v)),
+    boolean: (v) => typeof v === 'boolean',
+    json: () => true,
+    array: (v) => Array.isArray(v),
+  };
+  const check = ok[type] ?? ((v: unknown) => typeof v === 'string');
+  if (!check(value)) report(['default'], `default ${JSON.stringify(value)} does not fit type "${type}"`);
+}
+
+function checkRelation(attribute: Record<string, unknown>, kind: string, report: Report): void {
+  const relation = attribute.relation;
+  if (typeof relation !== 'string' || !(relationKinds as readonly string[]).includes(relation)) {
+    const hint = typeof relation === 'string' ? didYouMean(relation, relationKinds) : '';
+    const morph = typeof relation === 'string' && relation.startsWith('morph') ? ' (polymorphic relations are not supported)' : '';
+    report(['relation'], `relation must be one of ${relationKinds.join(', ')}${morph}.${hint}`);
+  }
+  if (typeof attribute.target !== 'string') report(['target'], 'missing "target" (e.g. "api::author.author")');
+  if (attribute.inversedBy !== undefined && attribute.mappedBy !== undefined) {
+    report(['inversedBy'], 'a relation has either inversedBy (owning side) or mappedBy (inverse side), not both');
+  }
+  if (kind === 'component' && (attribute.inversedBy !== undefined || attribute.mappedBy !== undefined)) {
+    report(['relation'], 'relations inside components are one-way: remove inversedBy/mappedBy');
+  }
+}
+
+function checkCount(attribute: Record<string, unknown>, report: Report): void {
+  for (const key of ['min', 'max'] as const) {
+    const value = attribute[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) report([key], `${key} must be a non-negative integer`);
+  }
+}

@@ -1,0 +1,44 @@
+import { didYouMean } from '../model-error.js';
+import { isPlainObject, pointer, type ValidationRule } from '../context.js';
+
+export const contentActions = ['find', 'findOne', 'create', 'update', 'delete'] as const;
+const roleTypePattern = /^[a-z][a-z0-9-_]*$/;
+const pluginActionPattern = /^plugin::[a-z0-9-]+\.[A-Za-z0-9-]+\.[A-Za-z0-9]+$/;
+
+/**
+ * permissions.json: `{ "<role type>": ["api::article.article.find", ...] }`. Every content
+ * action must name an existing content type and one of its five actions.
+ */
+export const permissionsRule: ValidationRule = ({ models, report }) => {
+  const file = models.permissions;
+  if (!file) return;
+  if (!isPlainObject(file.json)) {
+    report(file, '', 'permissions.json must be an object mapping role types to lists of actions');
+    return;
+  }
+  const uids = models.contentTypes.map((ct) => ct.uid);
+  for (const [role, actions] of Object.entries(file.json)) {
+    if (!roleTypePattern.test(role)) {
+      report(file, pointer(role), `role type "${role}" must be lower-case (letters, digits, - and _)`);
+    }
+    if (!Array.isArray(actions)) {
+      report(file, pointer(role), `role "${role}": expected a list of action strings`);
+      continue;
+    }
+    actions.forEach((action, i) => {
+      const at = pointer(role, i);
+      if (typeof action !== 'string') return report(file, at, `role "${role}": actions must be strings`);
+      if (action.startsWith('plugin::')) {
+        if (!pluginActionPattern.test(action)) report(file, at, `role "${role}": "${action}" is not a plugin action like "plugin::users-permissions.user.me"`);
+        return;
+      }
+      const match = /^(api::[a-z0-9-]+\.[a-z0-9-]+)\.([A-Za-z]+)$/.exec(action);
+      if (!match) return report(file, at, `role "${role}": "${action}" is not an action like "api::article.article.find"`);
+      const [, uid, verb] = match as unknown as [string, string, string];
+      if (!uids.includes(uid)) report(file, at, `role "${role}": unknown content type "${uid}" in "${action}".${didYouMean(uid, uids)}`);
+      if (!(contentActions as readonly string[]).includes(verb)) {
+        report(file, at, `role "${role}": unknown action "${verb}" in "${action}" (one of ${contentActions.join(', ')}).${didYouMean(verb, contentActions)}`);
+      }
+    });
+  }
+};

@@ -1,0 +1,37 @@
+import { isPlainObject, pointer, type ValidationRule } from '../context.js';
+
+/**
+ * Names that become routes, GraphQL fields and tables must not collide: two types with the
+ * same plural name would answer the same REST path.
+ */
+export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
+  const routeOwners = new Map<string, string>();
+  const tableOwners = new Map<string, string>();
+  for (const ct of models.contentTypes) {
+    if (!isPlainObject(ct.json) || !isPlainObject(ct.json.info)) continue;
+    const info = ct.json.info;
+    for (const key of ['singularName', 'pluralName'] as const) {
+      const name = info[key];
+      if (typeof name !== 'string') continue;
+      const owner = routeOwners.get(name);
+      if (owner && owner !== ct.uid) {
+        report(ct, pointer('info', key), `content type "${ct.uid}": ${key} "${name}" is already used by "${owner}"`);
+      } else {
+        routeOwners.set(name, ct.uid);
+      }
+    }
+    const table = typeof ct.json.collectionName === 'string' ? ct.json.collectionName : typeof info.pluralName === 'string' ? info.pluralName.replace(/-/g, '_') : undefined;
+    if (table) claimTable(table, ct.uid, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": table "${table}" is already used by "${tableOwners.get(table)}"`));
+  }
+  for (const component of models.components) {
+    if (!isPlainObject(component.json) || typeof component.json.collectionName !== 'string') continue;
+    const table = component.json.collectionName;
+    claimTable(table, component.uid, () => report(component, pointer('collectionName'), `component "${component.uid}": table "${table}" is already used by "${tableOwners.get(table)}"`));
+  }
+
+  function claimTable(table: string, uid: string, onClash: () => void): void {
+    const key = table.toLowerCase();
+    if (tableOwners.has(key)) onClash();
+    else tableOwners.set(key, uid);
+  }
+};

@@ -1,0 +1,35 @@
+/**
+ * The seam between request handling and the database: reads are SQL compiled by
+ * query/, writes go through the Prisma client's typed delegates. A faster executor can
+ * replace `query` without touching handlers.
+ */
+import type { Dialect } from '../meta.js';
+
+/** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
+export interface PrismaLike {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $transaction<R>(fn: (tx: any) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
+  $disconnect(): Promise<void>;
+}
+
+export interface Database {
+  readonly dialect: Dialect;
+  /** The Prisma client, or the transaction client inside `transaction`. */
+  readonly prisma: any;
+  query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** Runs `fn` in one database transaction: a failure rolls every write back. */
+  transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
+}
+
+export function createDatabase(prisma: PrismaLike, dialect: Dialect): Database {
+  return bind(prisma, dialect, false);
+}
+
+function bind(client: any, dialect: Dialect, inTransaction: boolean): Database {
+  return {
+    dialect,
+    prisma: client,
+    query: (sql, params) => client.$queryRawUnsafe(sql, ...params),
+    transaction: (fn) => (inTransaction ? fn(bind(client, dialect, true)) : client.$transaction((tx: any) => fn(bind(tx, dialect, true)))),
+  };
+}

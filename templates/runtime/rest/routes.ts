@@ -1,0 +1,86 @@
+/**
+ * Route tables for a content type. Each route names the permission action it needs
+ * (`api::article.article.find`), so the auth layer can guard routes from the table alone.
+ */
+import type { ParameterizedContext } from 'koa';
+import type { ContentTypeMeta } from '../meta.js';
+import type { EntityService } from '../entity/service.js';
+import { NotFoundError } from '../errors.js';
+import { parseQueryString } from '../query/parse.js';
+
+export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+
+export interface RouteState {
+  /** Resolved per request from the route's content type. */
+  service: EntityService;
+}
+
+export type RouteContext = ParameterizedContext<RouteState>;
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path under the REST prefix, in @koa/router syntax. */
+  readonly path: string;
+  readonly meta: ContentTypeMeta;
+  /** `<uid>.<action>`, the permission string this route requires. */
+  readonly action: string;
+  readonly handler: (ctx: RouteContext) => Promise<void>;
+}
+
+function query(ctx: RouteContext): Record<string, unknown> {
+  return parseQueryString(ctx.querystring);
+}
+
+function body(ctx: RouteContext): unknown {
+  return (ctx.request as { body?: unknown }).body;
+}
+
+/** Strapi answers every single-entry route with `{ data, meta: {} }`, and 200 even for create. */
+function single(ctx: RouteContext, data: unknown): void {
+  ctx.status = 200;
+  ctx.body = { data, meta: {} };
+}
+
+export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
+  const base = `/${meta.pluralName}`;
+  const route = (method: Route['method'], path: string, action: ContentAction, handler: Route['handler']): Route => ({
+    method,
+    path,
+    meta,
+    action: `${meta.uid}.${action}`,
+    handler,
+  });
+  return [
+    route('GET', base, 'find', async (ctx) => {
+      ctx.body = await ctx.state.service.find(query(ctx));
+    }),
+    route('GET', `${base}/:id`, 'findOne', async (ctx) => {
+      const entry = await ctx.state.service.findOne(ctx.params.id, query(ctx));
+      if (!entry) throw new NotFoundError();
+      single(ctx, entry);
+    }),
+    route('POST', base, 'create', async (ctx) => single(ctx, await ctx.state.service.create(body(ctx), query(ctx)))),
+    route('PUT', `${base}/:id`, 'update', async (ctx) => single(ctx, await ctx.state.service.update(ctx.params.id, body(ctx), query(ctx)))),
+    route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(ctx, await ctx.state.service.delete(ctx.params.id, query(ctx)))),
+  ];
+}
+
+export function singleTypeRoutes(meta: ContentTypeMeta): Route[] {
+  const path = `/${meta.singularName}`;
+  const route = (method: Route['method'], action: ContentAction, handler: Route['handler']): Route => ({
+    method,
+    path,
+    meta,
+    action: `${meta.uid}.${action}`,
+    handler,
+  });
+  return [
+    route('GET', 'find', async (ctx) => {
+      const entry = await ctx.state.service.findSingle(query(ctx));
+      if (!entry) throw new NotFoundError();
+      single(ctx, entry);
+    }),
+    route('PUT', 'update', async (ctx) => single(ctx, await ctx.state.service.upsertSingle(body(ctx), query(ctx)))),
+    route('DELETE', 'delete', async (ctx) => single(ctx, await ctx.state.service.deleteSingle(query(ctx)))),
+  ];
+}

@@ -1,0 +1,31 @@
+/** A small JSON client for behaviour tests: real HTTP, no mocks. */
+export interface JsonResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export function client(baseUrl: string) {
+  async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+  return {
+    request,
+    get: (path: string, headers?: Record<string, string>) => request('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => request('POST', path, body, headers),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => request('PUT', path, body, headers),
+    del: (path: string, headers?: Record<string, string>) => request('DELETE', path, undefined, headers),
+  };
+}

@@ -1,0 +1,22 @@
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixturesDir = path.join(repoRoot, 'fixtures');
+
+/**
+ * Temporary folders live under the repository's .tmp/, not /tmp: an emitted server built
+ * there resolves its dependencies from the repository's node_modules, so the suite
+ * installs them once, not once per test.
+ */
+export async function tempDir(prefix: string): Promise<string> {
+  const { mkdir } = await import('node:fs/promises');
+  const base = path.join(repoRoot, '.tmp');
+  await mkdir(base, { recursive: true });
+  return mkdtemp(path.join(base, `${prefix}-`));
+}
+
+export function modelsOf(fixture: string): string {
+  return path.join(fixturesDir, fixture, 'models');
+}
