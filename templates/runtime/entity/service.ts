@@ -3,6 +3,7 @@
  * REST (and later GraphQL) handlers call. Reads compile the query to SQL; writes validate
  * input, then run in one transaction through Prisma.
  */
+import { DbNull } from '@prisma/client/runtime/client';
 import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
 import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors } from '../errors.js';
@@ -67,7 +68,7 @@ export class EntityService {
   async create(body: unknown, query: Record<string, unknown>): Promise<Entry> {
     const input = assertDataPayload(body);
     const now = new Date();
-    const data = await prepareWriteData(this.meta, input, { mode: 'create', hashPassword: this.options.hashPassword, now });
+    const data = await prepareWriteData(this.meta, input, { mode: 'create', hashPassword: this.options.hashPassword, now, jsonNull: DbNull });
     return this.db.transaction(async (tx) => {
       await this.assertUnique(tx, data, null);
       const created = await this.delegate(tx).create({
@@ -83,8 +84,16 @@ export class EntityService {
     const entryId = parseId(id);
     return this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
-      if (entryId === null || !(await this.exists(tx, entryId))) throw new NotFoundError();
-      const data = await prepareWriteData(this.meta, input, { mode: 'update', hashPassword: this.options.hashPassword, now: new Date() });
+      const stored = entryId === null ? null : await this.delegate(tx).findUnique({ where: { id: entryId }, select: this.publishedSelect });
+      if (entryId === null || !stored) throw new NotFoundError();
+      const data = await prepareWriteData(this.meta, input, {
+        mode: 'update',
+        hashPassword: this.options.hashPassword,
+        now: new Date(),
+        jsonNull: DbNull,
+        // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
+        isDraft: this.meta.draftAndPublish && stored.publishedAt === null && !(input.publishedAt != null),
+      });
       await this.assertUnique(tx, data, entryId);
       await this.delegate(tx)
         .update({ where: { id: entryId }, data: { ...data, updatedAt: new Date() }, select: { id: true } })
@@ -119,8 +128,9 @@ export class EntityService {
     return db.prisma[this.meta.delegate];
   }
 
-  private async exists(db: Database, id: number): Promise<boolean> {
-    return (await this.delegate(db).findUnique({ where: { id }, select: { id: true } })) !== null;
+  /** What update needs of the stored entry: that it exists, and whether it is a draft. */
+  private get publishedSelect(): Record<string, true> {
+    return this.meta.draftAndPublish ? { id: true, publishedAt: true } : { id: true };
   }
 
   private async firstId(db: Database): Promise<number | null> {

@@ -1,0 +1,222 @@
+/**
+ * Write input of the REST API: the `data` of POST/PUT bodies.
+ *
+ * Reproduces Strapi v4's path for scalar attributes: sanitizeInput drops what may not be
+ * written, the core service sets `publishedAt`, the entity validator (yup) casts and checks
+ * every attribute and reports all failures at once. The result is keyed by Prisma field and
+ * already converted to the Prisma client's types. Relations, media, components and dynamic
+ * zones are handed on untouched through `pickNonScalarInput`.
+ *
+ * Also `toResponseValue`, the inverse used when rendering stored rows.
+ */
+import { ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
+import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
+import { checkScalarField, isPlainObject, type RuleContext } from './scalar-rules.js';
+import { formatDateTime, formatStoredDate, formatStoredTime, readStoredInstant } from './temporal.js';
+
+export { MAX_JSON_DEPTH, MAX_STRING_LENGTH } from './scalar-rules.js';
+
+export const MISSING_DATA_MESSAGE = 'Missing "data" payload in the request body';
+
+/** Removed by Strapi's sanitizeInput whatever the schema says (besides `writable: false`). */
+const NEVER_WRITABLE = new Set(['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
+
+const PUBLISHED_AT = 'publishedAt';
+
+export interface WriteOptions {
+  readonly mode: 'create' | 'update';
+  /** bcrypt in the emitted server; injected so this module has no dependency. */
+  readonly hashPassword: (plain: string) => Promise<string>;
+  /** `publishedAt` of entries created without one (they are published). */
+  readonly now: Date;
+  /**
+   * Update only: whether the stored entry is a draft. Strapi decides from the entry being
+   * updated, not from the body; drafts skip `required` and `minLength`. Default false.
+   */
+  readonly isDraft?: boolean;
+  /**
+   * Stored for `null` in json/array fields. Prisma refuses a bare null there; pass
+   * `Prisma.DbNull` (or `Prisma.JsonNull`). Default null.
+   */
+  readonly jsonNull?: unknown;
+}
+
+/** The REST handler's first check: the body must carry an object `data`. */
+export function assertDataPayload(body: unknown): Record<string, unknown> {
+  const data = isPlainObject(body) ? body.data : undefined;
+  if (!isPlainObject(data)) throw new ValidationError(MISSING_DATA_MESSAGE);
+  return data;
+}
+
+/**
+ * Validates and converts the scalar part of `data`. Throws one ValidationError listing every
+ * failing rule of every field; otherwise returns Prisma data keyed by `prismaField`, holding
+ * only the fields to write (absent keys stay absent, so a PUT is partial).
+ */
+export async function prepareWriteData(
+  meta: ContentTypeMeta,
+  data: unknown,
+  options: WriteOptions,
+): Promise<Record<string, unknown>> {
+  if (!isPlainObject(data)) throw new ValidationError(MISSING_DATA_MESSAGE);
+  const ctx: RuleContext = { mode: options.mode, isDraft: isDraftWrite(meta, data, options) };
+
+  const issues: ValidationIssue[] = [];
+  const output: Record<string, unknown> = {};
+  const passwords: ScalarFieldMeta[] = [];
+
+  for (const field of writableScalarFields(meta)) {
+    const outcome = checkScalarField(field, rawInput(meta, field, data, options), ctx);
+    if (!outcome.ok) {
+      for (const message of outcome.messages) issues.push({ path: [field.name], message, name: 'ValidationError' });
+      continue;
+    }
+    if (outcome.value === undefined) continue;
+    output[field.prismaField] = storedValue(field, outcome.value, options);
+    if (field.type === 'password' && typeof outcome.value === 'string') passwords.push(field);
+  }
+  if (issues.length > 0) throw validationErrors(issues);
+
+  // Hash only once everything is valid: bcrypt is deliberately slow.
+  for (const field of passwords) {
+    output[field.prismaField] = await options.hashPassword(output[field.prismaField] as string);
+  }
+  return output;
+}
+
+/**
+ * Relation, media, component and dynamic-zone values present in `data`, keyed by field name
+ * and untouched, for the module that writes them.
+ */
+export function pickNonScalarInput(meta: ContentTypeMeta, data: Record<string, unknown>): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const field of Object.values(meta.fields)) {
+    if (field.kind === 'scalar' || NEVER_WRITABLE.has(field.name)) continue;
+    const value = ownValue(data, field.name);
+    if (value !== undefined) picked[field.name] = value;
+  }
+  return picked;
+}
+
+/**
+ * Strapi's isDraft: on create, a D&P type whose data says `publishedAt: null`; on update the
+ * stored entry decides, which only the caller knows.
+ */
+function isDraftWrite(meta: ContentTypeMeta, data: Record<string, unknown>, options: WriteOptions): boolean {
+  if (!meta.draftAndPublish) return false;
+  if (options.mode === 'update') return options.isDraft ?? false;
+  return Object.hasOwn(data, PUBLISHED_AT) && data[PUBLISHED_AT] === null;
+}
+
+/** What sanitizeInput keeps: scalar, not `writable: false`, not id/timestamps/creator fields. */
+function writableScalarFields(meta: ContentTypeMeta): ScalarFieldMeta[] {
+  return Object.values(meta.fields).filter(
+    (field: FieldMeta): field is ScalarFieldMeta =>
+      field.kind === 'scalar' && field.writable !== false && !NEVER_WRITABLE.has(field.name),
+  );
+}
+
+/** The value to validate: what the client sent, or on create `publishedAt`/the default. */
+function rawInput(
+  meta: ContentTypeMeta,
+  field: ScalarFieldMeta,
+  data: Record<string, unknown>,
+  options: WriteOptions,
+): unknown {
+  const sent = ownValue(data, field.name);
+  if (sent !== undefined || options.mode !== 'create') return sent;
+  // Strapi's core service: `data.publishedAt ?? new Date()` when the type has D&P.
+  if (field.name === PUBLISHED_AT && meta.draftAndPublish) return options.now;
+  // yup's `.default(attr.default)` on creation; cloned so a request cannot alter the meta.
+  return field.default === undefined ? undefined : structuredClone(field.default);
+}
+
+/** Own properties only: a body key such as `constructor` must not reach Object.prototype. */
+function ownValue(data: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(data, key) ? data[key] : undefined;
+}
+
+function storedValue(field: ScalarFieldMeta, value: unknown, options: WriteOptions): unknown {
+  if (value === null && (field.type === 'json' || field.type === 'array')) return options.jsonNull ?? null;
+  return value;
+}
+
+/**
+ * A stored value as the REST API renders it. Accepts what Prisma returns and what raw SQL
+ * rows hold (SQLite text datetimes, 0/1 booleans, JSON text). Null and undefined give null.
+ */
+export function toResponseValue(field: ScalarFieldMeta, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (field.type) {
+    case 'datetime':
+    case 'timestamp': {
+      const instant = readStoredInstant(value);
+      return instant ? formatDateTime(instant) : value;
+    }
+    case 'date':
+      return formatStoredDate(value) ?? value;
+    case 'time':
+      return formatStoredTime(value) ?? value;
+    case 'biginteger':
+      return bigIntegerText(value);
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return toNumber(value);
+    case 'boolean':
+      return toBoolean(value);
+    case 'json':
+    case 'array':
+      return parseJsonText(value);
+    default:
+      return value;
+  }
+}
+
+/** Strapi returns bigintegers as strings so no precision is lost in JSON. */
+function bigIntegerText(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** Numbers, bigints, numeric strings and Prisma Decimal objects (decimal.js) as a JS number. */
+function toNumber(value: unknown): unknown {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string') return value.trim() === '' ? value : Number(value);
+  if (typeof value === 'object' && value !== null) {
+    const decimal = value as { toNumber?: () => number };
+    return typeof decimal.toNumber === 'function' ? decimal.toNumber() : Number(String(value));
+  }
+  return value;
+}
+
+const TRUE_TEXT = new Set(['true', 't', '1']);
+const FALSE_TEXT = new Set(['false', 'f', '0']);
+
+/** Booleans, and the 0/1 (or text) SQLite and MySQL store them as. */
+function toBoolean(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return value !== 0 && value !== 0n;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (TRUE_TEXT.has(text)) return true;
+    if (FALSE_TEXT.has(text)) return false;
+  }
+  return value;
+}
+
+/**
+ * A string is taken as raw JSON text (SQLite, MySQL) and parsed; text that is not JSON is
+ * returned as is. Note a caller passing already-parsed values must not pass a JSON string
+ * that itself looks like JSON (`"123"` would come back as 123).
+ */
+function parseJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The read plan for a list (find) or a single entry (findOne): validated query
+ * parameters compiled into SELECT and COUNT statements whose rows come back keyed by
+ * attribute name.
+ *
+ * Recognised top-level parameters: filters, sort, fields, pagination, publicationState,
+ * _q. `populate` is planned elsewhere, `locale` by i18n; anything else is ignored, as
+ * Strapi ignores unknown top-level parameters.
+ */
+import { invalidParameter, ValidationError } from '../errors.js';
+import type { ContentTypeMeta, Dialect, ScalarFieldMeta } from '../meta.js';
+import { parseFields } from './fields.js';
+import { idField } from './field-lookup.js';
+import { and } from './conditions.js';
+import { compileFilters } from './filters.js';
+import { type Pagination, type PaginationConfig, resolvePagination } from './pagination.js';
+import { compileSearch } from './search.js';
+import { compileOrderBy, parseSort } from './sort.js';
+import { type CompiledSql, SqlBuilder } from './sql.js';
+
+export interface ReadOptions extends PaginationConfig {
+  readonly dialect: Dialect;
+}
+
+export interface FindQuery {
+  readonly select: CompiledSql;
+  /** `SELECT COUNT(*) AS count ...` with the same conditions; null without withCount. */
+  readonly count: CompiledSql | null;
+  /** Selected attribute names, `id` first; the keys of each selected row. */
+  readonly fields: string[];
+  readonly pagination: Pagination;
+}
+
+export interface FindOneQuery {
+  readonly select: CompiledSql;
+  readonly fields: string[];
+}
+
+export type PublicationState = 'live' | 'preview';
+
+export function parsePublicationState(raw: unknown): PublicationState {
+  if (raw === undefined) return 'live';
+  if (raw === 'live' || raw === 'preview') return raw;
+  // Strapi throws a plain Error (500) here; it is the client's mistake, so 400.
+  throw new ValidationError(`Invalid publicationState. Expected one of "preview","live"`);
+}
+
+/** Live reads of draft & publish types see published entries only. */
+function compilePublicationState(meta: ContentTypeMeta, state: PublicationState, sql: SqlBuilder): string | undefined {
+  if (!meta.draftAndPublish || state === 'preview') return undefined;
+  const publishedAt = meta.fields['publishedAt'];
+  if (publishedAt?.kind !== 'scalar') throw new Error(`${meta.uid} has draftAndPublish but no publishedAt field`);
+  return `${sql.column(publishedAt.column)} IS NOT NULL`;
+}
+
+function compileSearchParam(meta: ContentTypeMeta, raw: unknown, sql: SqlBuilder): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') throw invalidParameter('_q');
+  return compileSearch(meta, raw, sql);
+}
+
+/** `"column" AS "name"` for each selected attribute, so rows are keyed by attribute name. */
+function selectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder): string {
+  return fields
+    .map((name) => {
+      const field: ScalarFieldMeta = name === 'id' ? idField(meta) : (meta.fields[name] as ScalarFieldMeta);
+      return `${sql.column(field.column)} AS ${sql.ident(name)}`;
+    })
+    .join(', ');
+}
+
+// MySQL has no "no limit" spelling; its manual recommends the largest BIGINT UNSIGNED.
+const mysqlNoLimit = '18446744073709551615';
+
+/**
+ * LIMIT/OFFSET as integer literals (they are validated integers): MySQL accepts no
+ * expressions there, and an OFFSET needs a LIMIT on SQLite and MySQL.
+ */
+function compileLimit(sql: SqlBuilder, pagination: Pagination): string | undefined {
+  const { limit, offset } = pagination;
+  const offsetClause = offset > 0 ? ` OFFSET ${offset}` : '';
+  if (limit !== null) return `LIMIT ${limit}${offsetClause}`;
+  if (offset === 0) return undefined;
+  switch (sql.dialect) {
+    case 'sqlite':
+      return `LIMIT -1${offsetClause}`;
+    case 'mysql':
+      return `LIMIT ${mysqlNoLimit}${offsetClause}`;
+    case 'postgresql':
+      return offsetClause.trim();
+  }
+}
+
+function statement(parts: ReadonlyArray<string | undefined>): string {
+  return parts.filter((part) => part !== undefined && part !== '').join(' ');
+}
+
+export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unknown>, options: ReadOptions): FindQuery {
+  const sql = new SqlBuilder(options.dialect);
+  const fields = parseFields(meta, query['fields']);
+  const sorts = parseSort(meta, query['sort']);
+  const pagination = resolvePagination(query['pagination'], options);
+  const publicationState = parsePublicationState(query['publicationState']);
+
+  const condition = and([
+    compileFilters(meta, query['filters'], sql),
+    compilePublicationState(meta, publicationState, sql),
+    compileSearchParam(meta, query['_q'], sql),
+  ]);
+  const from = `FROM ${sql.ident(meta.table)}`;
+  const where = condition === undefined ? undefined : `WHERE ${condition}`;
+
+  // Both statements share the WHERE clause and so the same parameters.
+  const select = sql.finish(
+    statement([`SELECT ${selectList(meta, fields, sql)}`, from, where, compileOrderBy(sorts, sql), compileLimit(sql, pagination)]),
+  );
+  const count = pagination.withCount ? sql.finish(statement([`SELECT COUNT(*) AS ${sql.ident('count')}`, from, where])) : null;
+  return { select, count, fields, pagination };
+}
+
+/**
+ * One entry by id. Only `fields` applies: findOne ignores filters, sort, pagination and
+ * publicationState, so drafts are found by id (Strapi v4 behaviour).
+ */
+export function buildFindOneQuery(
+  meta: ContentTypeMeta,
+  id: number | string,
+  query: Record<string, unknown>,
+  options: Pick<ReadOptions, 'dialect'>,
+): FindOneQuery {
+  const sql = new SqlBuilder(options.dialect);
+  const fields = parseFields(meta, query['fields']);
+  const key = idField(meta);
+  const condition = `${sql.column(key.column)} = ${sql.value(key, id)}`;
+  const select = sql.finish(`SELECT ${selectList(meta, fields, sql)} FROM ${sql.ident(meta.table)} WHERE ${condition}`);
+  return { select, fields };
+}

@@ -1,0 +1,59 @@
+/**
+ * SqlBuilder: collects parameters and spells identifiers and placeholders for one dialect.
+ * One builder serves one statement, so placeholder numbers ($1, $2…) match `params`.
+ */
+import type { Dialect, ScalarFieldMeta } from '../meta.js';
+import { encodeValue } from './encode.js';
+
+export { encodeValue, parseBoolean, toTruthy } from './encode.js';
+
+/** A finished statement, ready for the executor. */
+export interface CompiledSql {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export class SqlBuilder {
+  readonly dialect: Dialect;
+  readonly params: unknown[] = [];
+
+  constructor(dialect: Dialect) {
+    this.dialect = dialect;
+  }
+
+  /**
+   * Quotes a table, column or alias name. Names only ever come from metadata; the check
+   * is a defence so that a metadata bug can never become an injection.
+   */
+  ident(name: string): string {
+    if (!identifierPattern.test(name)) throw new Error(`Refusing to quote unsafe SQL identifier ${JSON.stringify(name)}`);
+    return this.dialect === 'mysql' ? `\`${name}\`` : `"${name}"`;
+  }
+
+  /** `"alias"."column"`, or just `"column"` without an alias. */
+  column(column: string, alias?: string): string {
+    return alias === undefined ? this.ident(column) : `${this.ident(alias)}.${this.ident(column)}`;
+  }
+
+  /** Adds a parameter and returns its placeholder. */
+  param(value: unknown): string {
+    this.params.push(value);
+    return this.dialect === 'postgresql' ? `$${this.params.length}` : '?';
+  }
+
+  /** The parameter value for comparing `field` with a request value; see encode.ts. */
+  encodeValue(field: ScalarFieldMeta, raw: unknown): unknown {
+    return encodeValue(this.dialect, field, raw);
+  }
+
+  /** Encodes `raw` for `field` and adds it as a parameter. */
+  value(field: ScalarFieldMeta, raw: unknown): string {
+    return this.param(this.encodeValue(field, raw));
+  }
+
+  finish(sql: string): CompiledSql {
+    return { sql, params: [...this.params] };
+  }
+}

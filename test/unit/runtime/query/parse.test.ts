@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { parseQueryString } from '../../../../templates/runtime/query/parse.js';
+
+describe('parseQueryString', () => {
+  it('nests bracket notation', () => {
+    expect(parseQueryString('filters[title][$eq]=x&filters[$or][0][id]=1&filters[$or][1][id]=2')).toEqual({
+      filters: { title: { $eq: 'x' }, $or: [{ id: '1' }, { id: '2' }] },
+    });
+  });
+
+  it('parses a key without "=" as null, and "key=" as an empty string', () => {
+    expect(parseQueryString('filters[title][$null]&filters[slug]=')).toEqual({
+      filters: { title: { $null: null }, slug: '' },
+    });
+  });
+
+  it('decodes percent-encoded separators and wildcards', () => {
+    expect(parseQueryString('sort=title%3Adesc&fields=%2A')).toEqual({ sort: 'title:desc', fields: '*' });
+  });
+
+  it('keeps indexed lists of up to 100 elements as arrays, longer ones become objects', () => {
+    const list = (length: number) => Array.from({ length }, (_, i) => `f[${i}]=${i}`).join('&');
+    expect(Array.isArray(parseQueryString(list(100))['f'])).toBe(true);
+    expect(Array.isArray(parseQueryString(list(101))['f'])).toBe(false);
+    expect(parseQueryString('f[100]=x')).toEqual({ f: { 100: 'x' } });
+  });
+
+  it('tolerates a leading "?"', () => {
+    expect(parseQueryString('?_q=a')).toEqual({ _q: 'a' });
+  });
+
+  it('stops nesting at depth 20', () => {
+    const deep = `${'a'}${'[b]'.repeat(22)}=x`;
+    let node: unknown = parseQueryString(deep)['a'];
+    let depth = 0;
+    while (typeof node === 'object' && node !== null && 'b' in node) {
+      node = (node as Record<string, unknown>)['b'];
+      depth++;
+    }
+    expect(depth).toBe(20);
+  });
+});
