@@ -78,14 +78,21 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     return 2;
   }
 
-  const result = await build({
+  let result;
+  try {
+    result = await build({
     modelsDir: positionals[0]!,
     outDir: values.out!,
     provider: provider as Provider,
     check: values.check!,
     acceptDataLoss: values['accept-data-loss']!,
     ...(values.name ? { name: values.name } : {}),
-  });
+    });
+  } catch (e) {
+    // Operational failures of the write stage (a folder that is not ours, I/O errors).
+    err.write(`contentgen: ${(e as Error).message}\n`);
+    return 1;
+  }
 
   if (!result.ok) {
     if ('errors' in result) {
