@@ -3,9 +3,11 @@
  * starting at once on one database apply each migration exactly once: the first applies, the
  * others wait, then find nothing pending.
  *
- * The WebAssembly schema engine takes no such lock on PostgreSQL itself (the native engine used
- * by `prisma migrate deploy` does, with key 72707369; this key differs so the two never wait on
- * each other). The lock is transaction-scoped on a dedicated connection: the adapter's
+ * The schema engine also takes `pg_advisory_lock(72707369)` (as `prisma migrate deploy` does),
+ * but through the adapter's pool: it is held by whichever pooled connection ran it until the
+ * pool closes, is not logged, and is an engine internal. This lock, with its own key, is taken
+ * before the engine starts, so the whole start-up is serialised, waiting is bounded and the
+ * timeout message is ours. It is transaction-scoped on a dedicated connection: the adapter's
  * `startTransaction` pins one pooled connection, and if the process dies the connection closes
  * and the lock goes with it.
  *

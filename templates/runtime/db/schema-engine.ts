@@ -31,7 +31,7 @@ export interface OpenSchemaEngineOptions {
   onLog?: (entry: EngineLogEntry) => void;
 }
 
-/** What `closeSchemaEngine` and `engineError` need to know about an open engine. */
+/** What `closeSchemaEngine` and `engineErrorMessage` need to know about an open engine. */
 interface EngineState {
   errorRegistry: ErrorRegistry;
   connections: SqlDriverAdapter[];
@@ -60,10 +60,37 @@ async function instantiate(): Promise<SchemaEngineModule> {
   const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const glue: SchemaEngineModule = await import('@prisma/schema-engine-wasm/schema_engine_bg');
   const bytes = await readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
-  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue });
+  const imports: WebAssembly.ModuleImports = { ...(glue as unknown as WebAssembly.ModuleImports) };
+  for (const name of Object.keys(glue)) {
+    if (name.startsWith('__wbg_setTimeout_')) imports[name] = trackedSetTimeout;
+  }
+  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': imports });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
   return glue;
+}
+
+/**
+ * The engine arms timers for its timeouts (e.g. 10 s for PostgreSQL's migration advisory lock)
+ * and never clears them — the glue has no clearTimeout — so a finished migration would keep the
+ * process alive for those 10 s. Timers are tracked here and cleared once no engine is open.
+ */
+const pendingTimers = new Set<NodeJS.Timeout>();
+let openEngines = 0;
+
+function trackedSetTimeout(callback: () => void, ms: number): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    pendingTimers.delete(timer);
+    callback();
+  }, ms >>> 0);
+  pendingTimers.add(timer);
+  return timer;
+}
+
+function clearTimersIfIdle(): void {
+  if (openEngines > 0) return;
+  for (const timer of pendingTimers) clearTimeout(timer);
+  pendingTimers.clear();
 }
 
 /**
@@ -88,8 +115,8 @@ function installPanicRegistry(): void {
  * The engine connects during construction (and on PostgreSQL runs a version query), so the
  * factory must be able to connect. Pass the adapter factory unwrapped: this binds it with
  * `bindMigrationAwareSqlAdapterFactory` (the engine needs Prisma's error-capturing wrapper) and
- * remembers every connection it opens so `closeSchemaEngine` can dispose them — `free()` alone
- * leaves them (and a pg pool) open.
+ * remembers every connection it opens so `closeSchemaEngine` can dispose them: `free()` alone
+ * leaves them open, and on PostgreSQL one of them holds the engine's migration advisory lock.
  */
 export async function openSchemaEngine(
   schemaText: string | undefined,
@@ -137,20 +164,25 @@ export async function openSchemaEngine(
     engine = await glue.SchemaEngine.new({ datamodels }, logCallback, bound);
   } catch (error) {
     await disposeAll(connections);
+    clearTimersIfIdle();
     throw new Error(`Could not start the schema engine: ${describeEngineError(error, bound.errorRegistry)}`, {
       cause: error,
     });
   }
   engineStates.set(engine, { errorRegistry: bound.errorRegistry, connections });
+  openEngines++;
   return engine;
 }
 
 /** Frees the engine's wasm memory and closes every database connection it opened. */
 export async function closeSchemaEngine(engine: SchemaEngine): Promise<void> {
   const state = engineStates.get(engine);
+  if (!state) return; // already closed
   engineStates.delete(engine);
   engine.free();
-  if (state) await disposeAll(state.connections);
+  openEngines--;
+  clearTimersIfIdle();
+  await disposeAll(state.connections);
 }
 
 async function disposeAll(connections: SqlDriverAdapter[]): Promise<void> {

@@ -8,8 +8,8 @@
  *   database locale, so ordering uses `COLLATE "C"` (byte order). Enumerations may be
  *   native enum types, which sort by declaration and reject COLLATE: cast them to text.
  * - MySQL/MariaDB: the default utf8mb4 `*_ci` collations fold case and accents and pad
- *   trailing spaces (even `utf8mb4_bin` pads). Comparing against a binary string makes the
- *   comparison bytewise, and UTF-8 byte order is code-point order. `CAST(x AS BINARY)` is
+ *   trailing spaces (MariaDB's `utf8mb4_bin` pads too). Comparing against a binary string
+ *   makes the comparison bytewise, and UTF-8 byte order is code-point order. `CAST(x AS BINARY)` is
  *   used rather than the `BINARY x` operator, which MySQL 8 deprecates.
  */
 import type { ScalarFieldMeta } from '../meta.js';

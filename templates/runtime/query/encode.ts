@@ -73,6 +73,20 @@ function encodeInstant(dialect: Dialect, date: Date): Date | string {
   return dialect === 'sqlite' ? toSqliteDateTime(date) : date;
 }
 
+/**
+ * PostgreSQL and MySQL store dates and times in DATE and TIME columns, compared here with
+ * their plain literals (`2024-03-05`, `10:30:00.000`). A Date parameter would go through
+ * the driver's date-time conversion instead: node-postgres sends a full timestamp, which
+ * TIME rejects, and MariaDB compares TIME with DATETIME on today's date.
+ */
+function encodeCalendarDate(dialect: Dialect, date: Date): string {
+  return dialect === 'sqlite' ? toSqliteDateTime(date) : date.toISOString().slice(0, 10);
+}
+
+function encodeTimeOfDay(dialect: Dialect, date: Date): string {
+  return dialect === 'sqlite' ? toSqliteDateTime(date) : date.toISOString().slice(11, 23);
+}
+
 /** A request value read as text: scalars stringify, objects and arrays are a 400. */
 export function encodeText(field: ScalarFieldMeta, raw: unknown): string {
   if (typeof raw === 'string') return raw;
@@ -107,12 +121,12 @@ export function encodeValue(dialect: Dialect, field: ScalarFieldMeta, raw: unkno
     case 'date': {
       const date = parseDate(raw);
       if (date === undefined) throw invalidValue(field, 'a date (YYYY-MM-DD)');
-      return encodeInstant(dialect, date);
+      return encodeCalendarDate(dialect, date);
     }
     case 'time': {
       const date = parseTime(raw);
       if (date === undefined) throw invalidValue(field, 'a time (HH:mm, HH:mm:ss or HH:mm:ss.SSS)');
-      return encodeInstant(dialect, date);
+      return encodeTimeOfDay(dialect, date);
     }
     case 'string':
     case 'text':

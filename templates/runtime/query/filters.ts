@@ -13,6 +13,7 @@
 import { invalidParameter, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
 import { comparableColumn, comparableOperand } from './collation.js';
+import { and, not, or } from './conditions.js';
 import { encodeText, toTruthy } from './encode.js';
 import { findField, isHiddenField } from './field-lookup.js';
 import { isPlainObject } from './is-plain-object.js';
@@ -22,11 +23,11 @@ import {
   type TextOperator,
   isAttributeOperator,
   isMiscasedOperator,
+  isTextOperator,
 } from './operators.js';
 import { isComparableType, isTextMatchableType } from './scalar-types.js';
 import type { SqlBuilder } from './sql.js';
 import { compileTextMatch, type TextMatch } from './text-match.js';
-import { and, not, or } from './conditions.js';
 
 interface FilterContext {
   readonly meta: ContentTypeMeta;
@@ -208,16 +209,14 @@ function compileOperator(ctx: AttributeContext, operator: AttributeOperator, val
       break;
   }
 
-  if (operator in textMatches) {
-    const textOperator = operator as TextOperator;
-    if (!isTextMatchableType(field.type)) throw invalidParameter(textOperator);
-    return compileTextMatch(sql, field, column, textMatches[textOperator], encodeText(field, value));
+  if (isTextOperator(operator)) {
+    if (!isTextMatchableType(field.type)) throw invalidParameter(operator);
+    return compileTextMatch(sql, field, column, textMatches[operator], encodeText(field, value));
   }
 
-  const comparison = operator as ComparisonOperator;
-  const ordering = comparison !== '$eq' && comparison !== '$ne';
+  const ordering = operator !== '$eq' && operator !== '$ne';
   const left = comparableColumn(sql, field, column, ordering);
-  return `${left} ${comparisonSql[comparison]} ${comparableOperand(sql, field, sql.value(field, value))}`;
+  return `${left} ${comparisonSql[operator]} ${comparableOperand(sql, field, sql.value(field, value))}`;
 }
 
 function compileList(ctx: AttributeContext, operator: '$in' | '$notIn', values: readonly unknown[]): string | undefined {

@@ -9,9 +9,9 @@
  */
 import { invalidParameter, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, Dialect, ScalarFieldMeta } from '../meta.js';
-import { parseFields } from './fields.js';
-import { idField } from './field-lookup.js';
 import { and } from './conditions.js';
+import { idField } from './field-lookup.js';
+import { parseFields } from './fields.js';
 import { compileFilters } from './filters.js';
 import { type Pagination, type PaginationConfig, resolvePagination } from './pagination.js';
 import { compileSearch } from './search.js';

@@ -51,10 +51,6 @@ export function isAttributeOperator(key: string): key is AttributeOperator {
   return attributeOperatorSet.has(key);
 }
 
-export function isLogicalOperator(key: string): key is LogicalOperator {
-  return (logicalOperators as readonly string[]).includes(key);
-}
-
 /** `$STARTSWITH`, `$Eq`: a known operator spelled with the wrong case. */
 export function isMiscasedOperator(key: string): boolean {
   const canonical = operatorsByLowerCase.get(key.toLowerCase());
@@ -63,8 +59,4 @@ export function isMiscasedOperator(key: string): boolean {
 
 export function isTextOperator(key: string): key is TextOperator {
   return (textOperators as readonly string[]).includes(key);
-}
-
-export function isComparisonOperator(key: string): key is ComparisonOperator {
-  return (comparisonOperators as readonly string[]).includes(key);
 }

@@ -4,8 +4,8 @@
  * core-api pagination service.
  */
 import { ValidationError } from '../errors.js';
-import { isPlainObject } from './is-plain-object.js';
 import { parseBoolean } from './encode.js';
+import { isPlainObject } from './is-plain-object.js';
 
 export interface PaginationConfig {
   /** `api.rest.defaultLimit`: page size when none is asked for. */

@@ -4,11 +4,11 @@
  * a search cannot probe values the API does not show.
  */
 import type { ContentTypeMeta, ScalarFieldMeta } from '../meta.js';
+import { or } from './conditions.js';
 import { idField, isHiddenField } from './field-lookup.js';
 import { isStringType } from './scalar-types.js';
 import type { SqlBuilder } from './sql.js';
 import { compileTextMatch } from './text-match.js';
-import { or } from './conditions.js';
 
 const containsInsensitive = { kind: 'contains', caseSensitive: false, negated: false } as const;
 

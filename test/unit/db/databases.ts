@@ -88,7 +88,7 @@ export async function tempMariaDb(): Promise<Availability<TempDatabase>> {
       url: `mysql://${MARIADB_ADMIN.user}@${MARIADB_ADMIN.host}:${MARIADB_ADMIN.port}/${name}`,
       name,
       async query(sql, params) {
-        const conn = await mariadb.createConnection({ ...MARIADB_ADMIN, database: name });
+        const conn = await mariadb.createConnection({ ...MARIADB_ADMIN, database: name, multipleStatements: true });
         try {
           return (await conn.query(sql, params)) as Record<string, unknown>[];
         } finally {

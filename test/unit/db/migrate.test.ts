@@ -1,17 +1,23 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import mariadb from 'mariadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffSchemas } from '../../../generator/migrate/diff.js';
 import { applyMigrations } from '../../../templates/runtime/db/migrate.js';
-import type { Provider } from '../../../templates/runtime/db/provider.js';
-import { tempDir } from '../../helpers/paths.js';
-import { articleSchema, tempMariaDb, tempPostgres, type TempDatabase } from './databases.js';
+import { withPostgresMigrationLock } from '../../../templates/runtime/db/migration-lock.js';
+import { createAdapterFactory, type Provider } from '../../../templates/runtime/db/provider.js';
+import { repoRoot, tempDir } from '../../helpers/paths.js';
+import { articleSchema, MARIADB_ADMIN, tempMariaDb, tempPostgres, type TempDatabase } from './databases.js';
 
 const v1 = (p: Provider) => articleSchema(p);
 const v2 = (p: Provider) => articleSchema(p, ['summary     String?', 'slug        String?   @unique']);
+const execFileAsync = promisify(execFile);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A migrations folder the way the generator writes it. */
@@ -162,7 +168,7 @@ describe.skipIf(!mariaDb.ok)('applyMigrations on MariaDB', () => {
   }));
 });
 
-describe.skipIf(!postgres.ok)('migration scripts on PostgreSQL', () => {
+describe.skipIf(!postgres.ok)('applyMigrations on PostgreSQL: scripts and lock', () => {
   let db: TempDatabase;
   beforeAll(async () => {
     const fresh = await tempPostgres();
@@ -190,9 +196,65 @@ describe.skipIf(!postgres.ok)('migration scripts on PostgreSQL', () => {
     );
     expect(await db.query("SELECT to_regclass('half') AS t")).toEqual([{ t: null }]);
   });
+
+  it('waits for the advisory lock, and says so when it times out', async () => {
+    const fresh = await tempPostgres();
+    if (!fresh.ok) throw new Error(fresh.reason);
+    const url = fresh.value.url;
+    try {
+      let release = () => {};
+      const held = withPostgresMigrationLock(await createAdapterFactory(url), 5, () => new Promise<void>((r) => (release = r)));
+      await new Promise((r) => setTimeout(r, 300)); // let the first holder take the lock
+      const folder = await migrationsFolder('postgresql');
+      await folder.add('0001_init', await diffSchemas({ provider: 'postgresql', from: null, to: v1('postgresql') }));
+      await expect(applyMigrations({ databaseUrl: url, migrationsDir: folder.dir, lockTimeoutSeconds: 0.5 })).rejects.toThrow(
+        /Timed out after 0.5 s waiting for another process/,
+      );
+      release();
+      await held;
+      expect(await applyMigrations({ databaseUrl: url, migrationsDir: folder.dir, lockTimeoutSeconds: 0.5 })).toEqual(['0001_init']);
+    } finally {
+      await fresh.value.drop();
+    }
+  });
 });
 
-/** Several servers starting at once on one database: each migration is applied exactly once. */
+describe.skipIf(!mariaDb.ok)('applyMigrations on MariaDB: lock', () => {
+  let db: TempDatabase;
+  beforeAll(async () => {
+    const fresh = await tempMariaDb();
+    if (!fresh.ok) throw new Error(fresh.reason);
+    db = fresh.value;
+  });
+  afterAll(() => db?.drop());
+
+  it('waits for the named lock, and says so when it times out', async () => {
+    const holder = await mariadb.createConnection({ ...MARIADB_ADMIN, database: db.name });
+    try {
+      await holder.query("SELECT GET_LOCK('contentgen_migrate', 5)");
+      const folder = await migrationsFolder('mysql');
+      await expect(
+        applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir, lockTimeoutSeconds: 1 }),
+      ).rejects.toThrow(/Timed out after 1 s waiting for another process/);
+      await holder.query("SELECT RELEASE_LOCK('contentgen_migrate')");
+      expect(await applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir, lockTimeoutSeconds: 1 })).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('skips a comment-only migration without failing', async () => {
+    const folder = await migrationsFolder('mysql');
+    await folder.add('0001_empty', '-- This is an empty migration.\n');
+    expect(await applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir })).toEqual(['0001_empty']);
+  });
+});
+
+/**
+ * Several servers starting at once on one database, as separate processes released at the same
+ * instant: each migration is applied exactly once. (Within one process the wasm engine already
+ * runs one command at a time, so only processes show what the locks are for.)
+ */
 async function concurrentStart(db: TempDatabase, provider: Provider): Promise<void> {
   const folder = await migrationsFolder(provider);
   const schemas = [v1(provider), v2(provider), articleSchema(provider, ['summary     String?', 'slug        String?   @unique', 'rank        Int?'])];
@@ -201,8 +263,15 @@ async function concurrentStart(db: TempDatabase, provider: Provider): Promise<vo
     await folder.add(`000${i + 1}_step`, await diffSchemas({ provider, from: previous, to: schema }));
     previous = schema;
   }
+  const child = fileURLToPath(new URL('./apply-migrations-child.ts', import.meta.url));
+  const startAt = Date.now() + 3000; // after every process has loaded
   const runs = await Promise.all(
-    Array.from({ length: 4 }, () => applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir })),
+    Array.from({ length: 4 }, async () => {
+      const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, db.url, folder.dir, String(startAt)], {
+        cwd: repoRoot,
+      });
+      return JSON.parse(stdout) as string[];
+    }),
   );
   expect(runs.flat().sort()).toEqual(['0001_step', '0002_step', '0003_step']);
   const rows = await db.query('SELECT migration_name FROM _prisma_migrations');

@@ -93,9 +93,10 @@ describe('encodeValue', () => {
     }
   });
 
-  it('encodes dates as midnight UTC', () => {
+  it('encodes dates as midnight UTC on SQLite, as a DATE literal elsewhere', () => {
     expect(encode('sqlite', 'day', '2024-03-05')).toBe('2024-03-05T00:00:00.000+00:00');
-    expect(encode('postgresql', 'day', '2024-03-05')).toEqual(new Date('2024-03-05T00:00:00Z'));
+    expect(encode('postgresql', 'day', '2024-03-05')).toBe('2024-03-05');
+    expect(encode('mysql', 'day', '2024-03-05')).toBe('2024-03-05');
     // Like Strapi, only the YYYY-MM-DD prefix counts.
     expect(encode('sqlite', 'day', '2024-03-05T23:00:00Z')).toBe('2024-03-05T00:00:00.000+00:00');
     for (const bad of ['05/03/2024', '2024-13-01', '2024-3-5']) {
@@ -103,11 +104,12 @@ describe('encodeValue', () => {
     }
   });
 
-  it('encodes times as that time on 1970-01-01 UTC', () => {
+  it('encodes times as that time on 1970-01-01 UTC on SQLite, as a TIME literal elsewhere', () => {
     expect(encode('sqlite', 'opensAt', '10:30')).toBe('1970-01-01T10:30:00.000+00:00');
     expect(encode('sqlite', 'opensAt', '10:30:15')).toBe('1970-01-01T10:30:15.000+00:00');
     expect(encode('sqlite', 'opensAt', '10:30:15.5')).toBe('1970-01-01T10:30:15.500+00:00');
-    expect(encode('mysql', 'opensAt', '23:59:59.999')).toEqual(new Date('1970-01-01T23:59:59.999Z'));
+    expect(encode('mysql', 'opensAt', '23:59:59.999')).toBe('23:59:59.999');
+    expect(encode('postgresql', 'opensAt', '07:05')).toBe('07:05:00.000');
     for (const bad of ['24:00', '10', '10:60', '1:30']) {
       expect(() => encode('sqlite', 'opensAt', bad)).toThrow(
         'Invalid value for opensAt: expected a time (HH:mm, HH:mm:ss or HH:mm:ss.SSS)',
