@@ -47,6 +47,6 @@ export function createApp(options: AppOptions): Koa<RouteState> {
   app.use(errorMiddleware(options.log));
   app.use(jsonBody({ limit: config.api.rest.bodyLimit }));
   app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(router.allowedMethods({ throw: true }));
   return app;
 }
