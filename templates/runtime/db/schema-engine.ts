@@ -60,14 +60,24 @@ async function instantiate(): Promise<SchemaEngineModule> {
   const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const glue: SchemaEngineModule = await import('@prisma/schema-engine-wasm/schema_engine_bg');
   const bytes = await readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
-  const imports: WebAssembly.ModuleImports = { ...(glue as unknown as WebAssembly.ModuleImports) };
+  const imports: Record<string, unknown> = { ...glue };
   for (const name of Object.keys(glue)) {
     if (name.startsWith('__wbg_setTimeout_')) imports[name] = trackedSetTimeout;
   }
-  const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': imports });
+  const { instance } = await wasmApi().instantiate(bytes, { './schema_engine_bg.js': imports });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
   return glue;
+}
+
+/**
+ * The global `WebAssembly`, typed locally: @types/node 20 does not declare it, so its types
+ * would otherwise depend on the DOM lib being in the emitted server's tsconfig.
+ */
+function wasmApi(): {
+  instantiate(bytes: Uint8Array, imports: Record<string, Record<string, unknown>>): Promise<{ instance: { exports: object } }>;
+} {
+  return (globalThis as unknown as { WebAssembly: ReturnType<typeof wasmApi> }).WebAssembly;
 }
 
 /**
@@ -110,7 +120,8 @@ function installPanicRegistry(): void {
 }
 
 /**
- * Creates an engine for one schema and one database.
+ * Creates an engine for one schema and one database. `schemaText` may be undefined: applying
+ * migrations needs no schema, the adapter tells the engine which database it talks to.
  *
  * The engine connects during construction (and on PostgreSQL runs a version query), so the
  * factory must be able to connect. Pass the adapter factory unwrapped: this binds it with

@@ -20,9 +20,18 @@ const v2 = (p: Provider) => articleSchema(p, ['summary     String?', 'slug      
 const execFileAsync = promisify(execFile);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Temporary folders of this file, removed at the end. */
+const scratchDirs: string[] = [];
+afterAll(() => Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await tempDir(prefix);
+  scratchDirs.push(dir);
+  return dir;
+}
+
 /** A migrations folder the way the generator writes it. */
 async function migrationsFolder(provider: Provider): Promise<{ dir: string; add(name: string, sql: string): Promise<void> }> {
-  const dir = path.join(await tempDir('migrate'), 'migrations');
+  const dir = path.join(await scratchDir('migrate'), 'migrations');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'migration_lock.toml'), `provider = "${provider}"\n`);
   return {
@@ -93,7 +102,7 @@ function contractTests(provider: Provider, open: () => Promise<{ url: string; in
 
 describe('applyMigrations on SQLite', () => {
   contractTests('sqlite', async () => {
-    const dir = await tempDir('migrate-sqlite');
+    const dir = await scratchDir('migrate-sqlite');
     // A folder that does not exist yet: the adapter factory creates it.
     const file = path.join(dir, 'nested', 'data', 'app.db');
     const query = (sql: string) => {
@@ -117,7 +126,6 @@ describe('applyMigrations on SQLite', () => {
       },
       cleanup: async () => {
         expect(existsSync(file)).toBe(true);
-        await rm(dir, { recursive: true, force: true });
       },
     };
   });
@@ -306,7 +314,7 @@ describe('applyMigrations errors', () => {
   it('rejects migrations written for another provider', async () => {
     const folder = await migrationsFolder('postgresql');
     await folder.add('0001_init', 'SELECT 1;');
-    const dir = await tempDir('migrate-provider');
+    const dir = await scratchDir('migrate-provider');
     await expect(
       applyMigrations({ databaseUrl: `file:${path.join(dir, 'x.db')}`, migrationsDir: folder.dir }),
     ).rejects.toThrow(/written for postgresql .* sqlite/);
@@ -314,7 +322,7 @@ describe('applyMigrations errors', () => {
 
   it('rejects a schema whose provider does not match the URL', async () => {
     const folder = await migrationsFolder('sqlite');
-    const dir = await tempDir('migrate-schema');
+    const dir = await scratchDir('migrate-schema');
     const schemaPath = path.join(dir, 'schema.prisma');
     await writeFile(schemaPath, v1('postgresql'));
     await expect(
@@ -323,7 +331,7 @@ describe('applyMigrations errors', () => {
   });
 
   it('names a missing migrations folder', async () => {
-    const dir = await tempDir('migrate-missing');
+    const dir = await scratchDir('migrate-missing');
     await expect(
       applyMigrations({ databaseUrl: `file:${path.join(dir, 'x.db')}`, migrationsDir: path.join(dir, 'nope') }),
     ).rejects.toThrow(/Migrations folder not found/);
@@ -332,7 +340,7 @@ describe('applyMigrations errors', () => {
   it('names a migration folder without migration.sql', async () => {
     const folder = await migrationsFolder('sqlite');
     await mkdir(path.join(folder.dir, '0001_empty'));
-    const dir = await tempDir('migrate-nosql');
+    const dir = await scratchDir('migrate-nosql');
     await expect(
       applyMigrations({ databaseUrl: `file:${path.join(dir, 'x.db')}`, migrationsDir: folder.dir }),
     ).rejects.toThrow(/"0001_empty" has no readable migration.sql/);
