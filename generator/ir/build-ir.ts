@@ -11,6 +11,8 @@ import type {
   Attribute,
   Component,
   ContentType,
+  ContentTypeNames,
+  LinkStorage,
   Permissions,
   Provider,
   RelationKind,
@@ -21,21 +23,42 @@ import type {
 type Json = Record<string, any>;
 
 export function buildIr(models: LoadedModels, provider: Provider): import('./types.js').Schema {
-  const contentTypes = models.contentTypes.map(buildContentType).sort((a, b) => compareStrings(a.uid, b.uid));
-  const components = models.components.map(buildComponent).sort((a, b) => compareStrings(a.uid, b.uid));
+  const names = new Map(models.contentTypes.map((ct) => [ct.uid, contentTypeNames(ct)]));
+  const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, names)).sort((a, b) => compareStrings(a.uid, b.uid));
+  const components = models.components.map((c) => buildComponent(c, names)).sort((a, b) => compareStrings(a.uid, b.uid));
   return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider };
 }
 
-function buildContentType(raw: RawContentType): ContentType {
+type NameTable = ReadonlyMap<string, ContentTypeNames>;
+
+function contentTypeNames(raw: RawContentType): ContentTypeNames {
   const json = raw.json as Json;
   const info = json.info as Json;
   const singular = info.singularName as string;
   const plural = info.pluralName as string;
   const kind = (json.kind ?? 'collectionType') as ContentType['kind'];
+  // Plugin types are named like Strapi's GraphQL types: UsersPermissionsUser, UploadFile.
+  const prefix = raw.plugin ? pascalCase(raw.plugin) : '';
+  return {
+    singular,
+    plural,
+    file: raw.plugin ? `${raw.plugin}.${singular}` : singular,
+    pascal: prefix + pascalCase(singular),
+    camel: camelCase(prefix + pascalCase(singular)),
+    table: typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_'),
+    route: kind === 'singleType' ? singular : plural,
+  };
+}
+
+function buildContentType(raw: RawContentType, names: NameTable): ContentType {
+  const json = raw.json as Json;
+  const info = json.info as Json;
+  const own = names.get(raw.uid)!;
+  const kind = (json.kind ?? 'collectionType') as ContentType['kind'];
   const options = (json.options ?? {}) as Json;
   const draftAndPublish = options.draftAndPublish === true;
   const privateNames = new Set<string>(Array.isArray(options.privateAttributes) ? options.privateAttributes : []);
-  const declared = buildAttributes(json.attributes as Json, privateNames);
+  const declared = buildAttributes(json.attributes as Json, privateNames, { uid: raw.uid, names });
   const attributes: Attribute[] = [
     builtIn('id', 'integer', 0, { required: true, unique: true }),
     ...declared.map((a) => ({ ...a, index: a.index + 1 })),
@@ -45,29 +68,23 @@ function buildContentType(raw: RawContentType): ContentType {
   ];
   return {
     uid: raw.uid,
+    ...(raw.plugin ? { plugin: raw.plugin } : {}),
     kind,
     file: raw.file,
-    displayName: typeof info.displayName === 'string' ? info.displayName : pascalCase(singular),
+    displayName: typeof info.displayName === 'string' ? info.displayName : own.pascal,
     description: typeof info.description === 'string' ? info.description : '',
-    names: {
-      singular,
-      plural,
-      file: singular,
-      pascal: pascalCase(singular),
-      camel: camelCase(singular),
-      table: typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_'),
-      route: kind === 'singleType' ? singular : plural,
-    },
+    names: own,
     draftAndPublish,
     populateCreatorFields: options.populateCreatorFields === true,
     attributes,
   };
 }
 
-function buildComponent(raw: RawComponent): Component {
+function buildComponent(raw: RawComponent, names: NameTable): Component {
   const json = raw.json as Json;
   const info = (json.info ?? {}) as Json;
-  const declared = buildAttributes(json.attributes as Json, new Set());
+  // Inside a component, relations and media are ids in the component's JSON: no link tables.
+  const declared = buildAttributes(json.attributes as Json, new Set(), { names });
   return {
     uid: raw.uid,
     category: raw.category,
@@ -78,7 +95,13 @@ function buildComponent(raw: RawComponent): Component {
   };
 }
 
-function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>): Attribute[] {
+interface AttributeContext {
+  /** The owning content type; absent for components. */
+  readonly uid?: string;
+  readonly names: NameTable;
+}
+
+function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: AttributeContext): Attribute[] {
   return Object.entries(attributes).map(([name, a], index): Attribute => {
     const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true };
     const type = a.type as string;
@@ -95,22 +118,69 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>): A
       };
     }
     switch (type) {
-      case 'relation':
+      case 'relation': {
+        const relation = a.relation as RelationKind;
+        const link = context.uid === undefined ? undefined : relationLink(context.uid, name, a, context.names);
         return {
           ...base,
           kind: 'relation',
-          relation: a.relation as RelationKind,
+          relation,
           target: a.target,
           ...pick(a, ['inversedBy', 'mappedBy']),
+          toMany: relation === 'oneToMany' || relation === 'manyToMany',
+          ...(link ? { link } : {}),
         };
-      case 'media':
-        return { ...base, kind: 'media', multiple: a.multiple === true, ...pick(a, ['allowedTypes']) };
+      }
+      case 'media': {
+        const link = context.uid === undefined ? undefined : ownedLink(context.uid, name, mediaTarget, context.names);
+        return { ...base, kind: 'media', multiple: a.multiple === true, ...pick(a, ['allowedTypes']), ...(link ? { link } : {}) };
+      }
       case 'component':
-        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, column: snakeCase(name), ...pick(a, ['min', 'max']) };
       default:
-        return { ...base, kind: 'dynamiczone', components: [...a.components], ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'dynamiczone', components: [...a.components], column: snakeCase(name), ...pick(a, ['min', 'max']) };
     }
   });
+}
+
+const mediaTarget = 'plugin::upload.file';
+
+/**
+ * The link table of a relation declared by `ownerUid.attribute`. A mappedBy side reads the
+ * owning side's table with the columns swapped.
+ */
+function relationLink(ownerUid: string, attribute: string, a: Json, names: NameTable): LinkStorage {
+  if (typeof a.mappedBy === 'string') {
+    const owning = ownedLink(a.target as string, a.mappedBy, ownerUid, names);
+    return {
+      table: owning.table,
+      model: owning.model,
+      ownerColumn: owning.targetColumn,
+      targetColumn: owning.ownerColumn,
+      orderColumn: owning.inverseOrderColumn,
+      inverseOrderColumn: owning.orderColumn,
+      owning: false,
+    };
+  }
+  return ownedLink(ownerUid, attribute, a.target as string, names);
+}
+
+/** Strapi v4's naming: `articles_tags_links (article_id, tag_id, tag_order, article_order)`. */
+function ownedLink(ownerUid: string, attribute: string, targetUid: string, names: NameTable): LinkStorage {
+  const owner = names.get(ownerUid)!;
+  const target = names.get(targetUid)!;
+  const ownerColumn = `${snakeCase(owner.singular)}_id`;
+  let targetColumn = `${snakeCase(target.singular)}_id`;
+  if (targetColumn === ownerColumn) targetColumn = `inv_${targetColumn}`; // self-relation
+  return {
+    table: `${owner.table}_${snakeCase(attribute)}_links`,
+    model: `${owner.pascal}${pascalCase(attribute)}Link`,
+    ownerColumn,
+    targetColumn,
+    orderColumn: targetColumn.replace(/_id$/, '_order'),
+    inverseOrderColumn: ownerColumn.replace(/_id$/, '_order'),
+    owning: true,
+  };
 }
 
 function builtIn(

@@ -35,24 +35,53 @@ export interface ScalarAttribute extends AttributeBase {
   readonly targetField?: string;
 }
 
+/**
+ * Where a relation (or media field) is stored: a link table owned by one side. Both sides of
+ * a two-way relation read the same table; `ownerColumn` always points at the entry that
+ * declares this attribute and `orderColumn` orders its targets.
+ */
+export interface LinkStorage {
+  readonly table: string;
+  /** Prisma model of the link table. */
+  readonly model: string;
+  /** Column holding the id of the entry this attribute belongs to. */
+  readonly ownerColumn: string;
+  /** Column holding the id of the related entry. */
+  readonly targetColumn: string;
+  /** Position of the target in this entry's list (to-many), or null. */
+  readonly orderColumn: string;
+  /** Position of this entry in the target's list, for the other side's to-many. */
+  readonly inverseOrderColumn: string;
+  /** True when this attribute's model declares the link table (not a mappedBy side). */
+  readonly owning: boolean;
+}
+
 export interface RelationAttribute extends AttributeBase {
   readonly kind: 'relation';
   readonly relation: RelationKind;
   readonly target: string;
   readonly inversedBy?: string;
   readonly mappedBy?: string;
+  /** True for oneToMany and manyToMany. */
+  readonly toMany: boolean;
+  /** Absent inside components, whose relations are stored as ids in the component's JSON. */
+  readonly link?: LinkStorage;
 }
 
 export interface MediaAttribute extends AttributeBase {
   readonly kind: 'media';
   readonly multiple: boolean;
   readonly allowedTypes?: readonly string[];
+  /** Absent inside components, whose media are stored as file ids in the component's JSON. */
+  readonly link?: LinkStorage;
 }
 
 export interface ComponentAttribute extends AttributeBase {
   readonly kind: 'component';
   readonly component: string;
   readonly repeatable: boolean;
+  /** JSON column holding the component value (an object, or an array when repeatable). */
+  readonly column: string;
   readonly min?: number;
   readonly max?: number;
 }
@@ -60,6 +89,8 @@ export interface ComponentAttribute extends AttributeBase {
 export interface DynamicZoneAttribute extends AttributeBase {
   readonly kind: 'dynamiczone';
   readonly components: readonly string[];
+  /** JSON column holding the array of `{ __component, ...fields }` items. */
+  readonly column: string;
   readonly min?: number;
   readonly max?: number;
 }
@@ -91,6 +122,8 @@ export interface ContentTypeNames {
 
 export interface ContentType {
   readonly uid: string;
+  /** The plugin that brings this type (`users-permissions`, `upload`); absent for the user's own. */
+  readonly plugin?: string;
   readonly kind: 'collectionType' | 'singleType';
   /** Path of the schema file, relative to the models folder. */
   readonly file: string;

@@ -10,6 +10,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelError } from '../validate/model-error.js';
+import { pluginContentTypes } from '../ir/plugins.js';
 
 export interface RawFile {
   /** Path relative to the models folder, with forward slashes. */
@@ -20,6 +21,8 @@ export interface RawFile {
 
 export interface RawContentType extends RawFile {
   readonly uid: string;
+  /** Set for content types a plugin brings (users-permissions, upload). */
+  readonly plugin?: string;
 }
 
 export interface RawComponent extends RawFile {
@@ -74,6 +77,19 @@ export async function loadModels(root: string): Promise<LoadedModels> {
     if (raw) contentTypes.push({ ...raw, uid: `api::${name}.${name}` });
   }
 
+  // Plugin types come after the user's, with a user extension of the user model merged in.
+  const userExtension = 'extensions/users-permissions/content-types/user/schema.json';
+  const extension = (await isFile(path.join(root, userExtension))) ? await read(userExtension) : undefined;
+  for (const plugin of pluginContentTypes) {
+    let json: unknown = plugin.json;
+    let file = `(built-in ${plugin.uid})`;
+    if (plugin.uid === 'plugin::users-permissions.user' && extension) {
+      json = mergeExtension(plugin.json, extension.json);
+      file = extension.file;
+    }
+    contentTypes.push({ file, json, uid: plugin.uid, plugin: plugin.plugin });
+  }
+
   const components: RawComponent[] = [];
   const componentsDir = path.join(root, 'components');
   if (await isDir(componentsDir)) {
@@ -89,7 +105,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
 
   const permissions = (await isFile(path.join(root, 'permissions.json'))) ? await read('permissions.json') : undefined;
 
-  if (contentTypes.length === 0 && errors.length === 0) {
+  if (!contentTypes.some((ct) => !ct.plugin) && errors.length === 0) {
     errors.push({
       file: '.',
       pointer: '',
@@ -97,6 +113,15 @@ export async function loadModels(root: string): Promise<LoadedModels> {
     });
   }
   return { root, contentTypes, components, ...(permissions ? { permissions } : {}), errors };
+}
+
+/** An extension adds attributes to the plugin's user model (or overrides them), keeping the rest. */
+function mergeExtension(base: Record<string, unknown>, extension: unknown): unknown {
+  if (typeof extension !== 'object' || extension === null || Array.isArray(extension)) return extension;
+  const ext = extension as Record<string, unknown>;
+  const baseAttributes = base.attributes as Record<string, unknown>;
+  const extAttributes = typeof ext.attributes === 'object' && ext.attributes !== null ? (ext.attributes as Record<string, unknown>) : {};
+  return { ...base, attributes: { ...baseAttributes, ...extAttributes } };
 }
 
 /** JSON.parse reports a character offset; people want a line and column. */

@@ -79,6 +79,7 @@ function slug(previous: string, next: string): string {
   const before = blocks(previous);
   const after = blocks(next);
   const names = [...new Set([...before.keys(), ...after.keys()])].filter((n) => before.get(n) !== after.get(n)).sort();
-  const text = names.map(snakeCase).join('_').slice(0, 48).replace(/_+$/, '');
-  return text || 'update';
+  if (names.length === 0) return 'update';
+  const shown = names.slice(0, 3).map(snakeCase).join('_');
+  return names.length > 3 ? `${shown}_and_${names.length - 3}_more` : shown;
 }

@@ -59,12 +59,30 @@ export interface ScalarFieldMeta {
 /** Relation kinds of Strapi v4. */
 export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany';
 
+/**
+ * A link table row joins an entry (`ownerColumn`) to a related entry (`targetColumn`).
+ * `orderColumn` keeps the order of targets in the entry's list; `inverseOrderColumn` the
+ * order of entries in the target's list (the other side of a two-way relation).
+ */
+export interface LinkMeta {
+  readonly table: string;
+  /** Prisma client property of the link model, for writes. */
+  readonly delegate: string;
+  readonly ownerColumn: string;
+  readonly targetColumn: string;
+  readonly orderColumn: string;
+  readonly inverseOrderColumn: string;
+}
+
 export interface RelationFieldMeta {
   readonly kind: 'relation';
   readonly name: string;
   readonly relation: RelationKind;
   /** Target content-type uid, e.g. `api::author.author`. */
   readonly target: string;
+  readonly toMany: boolean;
+  /** Absent inside components: their relations are ids in the component's JSON. */
+  readonly link?: LinkMeta;
   readonly private?: boolean;
 }
 
@@ -73,6 +91,8 @@ export interface MediaFieldMeta {
   readonly name: string;
   readonly multiple: boolean;
   readonly allowedTypes?: readonly string[];
+  /** Absent inside components: their media are file ids in the component's JSON. */
+  readonly link?: LinkMeta;
   readonly private?: boolean;
 }
 
@@ -82,6 +102,8 @@ export interface ComponentFieldMeta {
   /** Component uid, e.g. `shared.seo`. */
   readonly component: string;
   readonly repeatable: boolean;
+  /** JSON column (in a content type) or JSON key (in a component) holding the value. */
+  readonly column: string;
   readonly required?: boolean;
   readonly min?: number;
   readonly max?: number;
@@ -92,6 +114,8 @@ export interface DynamicZoneFieldMeta {
   readonly kind: 'dynamiczone';
   readonly name: string;
   readonly components: readonly string[];
+  /** JSON column holding the array of `{ __component, ...fields }` items. */
+  readonly column: string;
   readonly required?: boolean;
   readonly min?: number;
   readonly max?: number;
@@ -106,8 +130,10 @@ export type FieldMeta =
   | DynamicZoneFieldMeta;
 
 export interface ContentTypeMeta {
-  /** `api::<api>.<name>` */
+  /** `api::<api>.<name>`, or `plugin::<plugin>.<name>` for plugin types. */
   readonly uid: string;
+  /** The plugin that brings this type; absent for the user's own types. */
+  readonly plugin?: string;
   readonly kind: 'collectionType' | 'singleType';
   readonly singularName: string;
   readonly pluralName: string;
@@ -127,7 +153,14 @@ export interface ContentTypeMeta {
 export interface ComponentMeta {
   /** `<category>.<name>` */
   readonly uid: string;
+  /** Every field in declaration order, `id` first. */
   readonly fields: Readonly<Record<string, FieldMeta>>;
+}
+
+/** Every content type and component of a server, by uid: what populate and filters walk. */
+export interface Registry {
+  readonly contentTypes: ReadonlyMap<string, ContentTypeMeta>;
+  readonly components: ReadonlyMap<string, ComponentMeta>;
 }
 
 /** Field types that `fields=` may select and that are returned by default. */

@@ -68,8 +68,8 @@ describe('write stage', () => {
     const result = await build('--accept-data-loss');
     expect(result.code).toBe(0);
     const migrations = await readdir(path.join(out, 'prisma/migrations'));
-    expect(migrations).toEqual(['0001_init', '0002_article_tag', 'migration_lock.toml']);
-    const sql = await readFile(path.join(out, 'prisma/migrations/0002_article_tag/migration.sql'), 'utf8');
+    expect(migrations).toEqual(['0001_init', '0002_article_article_tags_link_tag', 'migration_lock.toml']);
+    const sql = await readFile(path.join(out, 'prisma/migrations/0002_article_article_tags_link_tag/migration.sql'), 'utf8');
     expect(sql).toContain('"subtitle" TEXT');
     expect(sql).toMatch(/DROP TABLE "tags"/);
     await expect(readFile(path.join(out, 'src/generated/content-types/tag.ts'))).rejects.toThrow();

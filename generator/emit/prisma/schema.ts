@@ -1,29 +1,89 @@
-/** Emits prisma/schema.prisma: one model per content type, columns named like Strapi's. */
+/**
+ * Emits prisma/schema.prisma: one model per content type (columns named like Strapi's),
+ * one link model per relation or media field, component and dynamic-zone values as JSON.
+ */
 import { scalarTypes } from '../../ir/scalars.js';
-import type { ScalarAttribute, Schema } from '../../ir/types.js';
+import { camelCase } from '../../ir/names.js';
+import type { ContentType, LinkStorage, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 
 export const prismaSchemaPath = 'prisma/schema.prisma';
 
-export function emitPrismaSchema(ir: Schema): FileMap {
-  const models = ir.contentTypes.map((ct) => ({
-    comment: `${ct.displayName} (${ct.uid})`,
-    name: ct.names.pascal,
-    table: ct.names.table,
-    fields: alignColumns(ct.attributes.filter((a): a is ScalarAttribute => a.kind === 'scalar').map((a) => fieldColumns(a, ir))),
-  }));
-  return new FileMap().add(prismaSchemaPath, render('prisma/schema.prisma.hbs', { provider: ir.provider, models }));
+/** One line of a model: name, type and attributes, laid out in columns when rendered. */
+type FieldRow = [name: string, type: string, attributes: string];
+
+interface PrismaModel {
+  readonly comment: string;
+  readonly name: string;
+  readonly table: string;
+  readonly fields: FieldRow[];
+  readonly blockAttributes: string[];
 }
 
-function fieldColumns(attribute: ScalarAttribute, ir: Schema): [string, string, string] {
+/** A link table seen from the schema: who owns it, what it points at, how it is constrained. */
+interface LinkTable {
+  readonly link: LinkStorage;
+  readonly owner: ContentType;
+  readonly target: ContentType;
+  readonly attribute: string;
+  /** Relation kind of the owning attribute; media count as manyToOne or manyToMany. */
+  readonly relation: RelationKind;
+  readonly twoWay: boolean;
+}
+
+export function emitPrismaSchema(ir: Schema): FileMap {
+  const links = linkTables(ir);
+  const models: PrismaModel[] = [
+    ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
+    ...links.map(linkModel),
+  ];
+  const view = models.map((m) => ({
+    comment: m.comment,
+    name: m.name,
+    table: m.table,
+    fields: alignColumns(m.fields),
+    blockAttributes: m.blockAttributes,
+  }));
+  return new FileMap().add(prismaSchemaPath, render('prisma/schema.prisma.hbs', { provider: ir.provider, models: view }));
+}
+
+function linkTables(ir: Schema): LinkTable[] {
+  const byUid = new Map(ir.contentTypes.map((ct) => [ct.uid, ct]));
+  const tables: LinkTable[] = [];
+  for (const owner of ir.contentTypes) {
+    for (const a of owner.attributes) {
+      if ((a.kind !== 'relation' && a.kind !== 'media') || !a.link?.owning) continue;
+      const target = byUid.get(a.kind === 'relation' ? a.target : 'plugin::upload.file')!;
+      const relation: RelationKind = a.kind === 'relation' ? a.relation : a.multiple ? 'manyToMany' : 'manyToOne';
+      tables.push({ link: a.link, owner, target, attribute: a.name, relation, twoWay: a.kind === 'relation' && a.inversedBy !== undefined });
+    }
+  }
+  return tables;
+}
+
+function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable[]): PrismaModel {
+  const fields: FieldRow[] = [];
+  for (const a of ct.attributes) {
+    if (a.kind === 'scalar') fields.push(scalarField(a, ir));
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', a.column === a.name ? '' : `@map("${a.column}")`]);
+  }
+  // Prisma needs the back side of every link model's relations.
+  for (const l of links) {
+    if (l.owner.uid === ct.uid) fields.push([`${l.attribute}Links`, `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
+    if (l.target.uid === ct.uid) fields.push([`${camelCase(l.link.model)}sTo`, `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
+  }
+  return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.pascal, table: ct.names.table, fields, blockAttributes: [] };
+}
+
+function scalarField(attribute: ScalarAttribute, ir: Schema): FieldRow {
   const mapping = scalarTypes[attribute.type];
   const attrs: string[] = [];
   let type = mapping.prisma;
   if (attribute.name === 'id') {
     attrs.push('@id @default(autoincrement())');
   } else {
-    // Only the timestamps Strapi always sets are NOT NULL; see the header comment.
+    // Only the timestamps Strapi always sets are NOT NULL; see the schema's header comment.
     if (!(attribute.builtIn && attribute.name !== 'publishedAt')) type += '?';
     if (attribute.unique) attrs.push('@unique');
   }
@@ -33,11 +93,58 @@ function fieldColumns(attribute: ScalarAttribute, ir: Schema): [string, string, 
   return [attribute.name, type, attrs.join(' ')];
 }
 
+/**
+ * `articles_tags_links (id, article_id, tag_id, tag_order, article_order)`. Deleting either
+ * entry deletes the link (never the other entry). Unique constraints encode the relation kind.
+ */
+function linkModel(l: LinkTable): PrismaModel {
+  const { link } = l;
+  const ownerId = camelCase(link.ownerColumn);
+  const targetId = camelCase(link.targetColumn);
+  const ownerField = ownerId.replace(/Id$/, '');
+  const targetField = targetId.replace(/Id$/, '');
+  const blockAttributes: string[] = [];
+  const unique = (...fields: string[]) => blockAttributes.push(`@@unique([${fields.join(', ')}])`);
+  switch (l.relation) {
+    case 'oneToOne':
+      unique(ownerId);
+      if (l.twoWay) unique(targetId);
+      break;
+    case 'manyToOne':
+      unique(ownerId);
+      break;
+    case 'oneToMany':
+      unique(targetId);
+      break;
+    case 'manyToMany':
+      unique(ownerId, targetId);
+      break;
+  }
+  blockAttributes.push(`@@index([${targetId}])`);
+  const what = l.owner.attributes.find((a) => a.name === l.attribute)!.kind === 'media' ? 'media field' : `${l.relation} relation`;
+  return {
+    comment: `Links of ${l.owner.names.pascal}.${l.attribute} (${what} to ${l.target.uid})`,
+    name: link.model,
+    table: link.table,
+    fields: [
+      ['id', 'Int', '@id @default(autoincrement())'],
+      [ownerId, 'Int', `@map("${link.ownerColumn}")`],
+      [targetId, 'Int', `@map("${link.targetColumn}")`],
+      [camelCase(link.orderColumn), 'Float?', `@map("${link.orderColumn}")`],
+      [camelCase(link.inverseOrderColumn), 'Float?', `@map("${link.inverseOrderColumn}")`],
+      [ownerField, l.owner.names.pascal, `@relation("${link.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade)`],
+      [targetField, l.target.names.pascal, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade)`],
+    ],
+    blockAttributes,
+  };
+}
+
 /** Lines laid out like `prisma format` does: name, type and attributes in columns. */
-function alignColumns(rows: [string, string, string][]): { line: string }[] {
+function alignColumns(rows: FieldRow[]): { line: string }[] {
   const nameWidth = Math.max(...rows.map((r) => r[0].length));
   const typeWidth = Math.max(...rows.map((r) => r[1].length));
   return rows.map(([name, type, attrs]) => ({
     line: attrs ? `${name.padEnd(nameWidth)} ${type.padEnd(typeWidth)} ${attrs}` : `${name.padEnd(nameWidth)} ${type}`,
   }));
 }
+

@@ -3,8 +3,9 @@
  * each type's route table (src/generated/rest/) and the index that lists them.
  */
 import { scalarTypes } from '../../ir/scalars.js';
-import type { Attribute, ContentType, Schema } from '../../ir/types.js';
-import type { FieldMeta } from '../../../templates/runtime/meta.js';
+import { camelCase } from '../../ir/names.js';
+import type { Attribute, ContentType, LinkStorage, Schema } from '../../ir/types.js';
+import type { FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 import { tsLiteral } from '../ts-literal.js';
@@ -27,6 +28,7 @@ export function emitContentTypes(ir: Schema): FileMap {
         meta: tsLiteral(contentTypeMeta(ct)),
       }),
     );
+    if (ct.plugin) continue; // plugins serve their types through their own routes
     files.add(
       `src/generated/rest/${ct.names.file}.routes.ts`,
       render('rest/routes.ts.hbs', {
@@ -37,13 +39,36 @@ export function emitContentTypes(ir: Schema): FileMap {
       }),
     );
   }
-  files.add('src/generated/index.ts', render('rest/index.ts.hbs', { types: ir.contentTypes.map((ct) => ({ camel: ct.names.camel, file: ct.names.file })) }));
+  for (const component of ir.components) {
+    files.add(
+      `src/generated/components/${component.names.file}.ts`,
+      render('rest/component.ts.hbs', {
+        displayName: component.displayName,
+        uid: component.uid,
+        ident: componentIdent(component.uid),
+        meta: tsLiteral({ uid: component.uid, fields: Object.fromEntries(component.attributes.map((a) => [a.name, fieldMeta(a)])) }),
+      }),
+    );
+  }
+  files.add(
+    'src/generated/index.ts',
+    render('rest/index.ts.hbs', {
+      types: ir.contentTypes.map((ct) => ({ camel: ct.names.camel, file: ct.names.file, routes: !ct.plugin })),
+      components: ir.components.map((c) => ({ ident: componentIdent(c.uid), file: c.names.file })),
+    }),
+  );
   return files;
+}
+
+/** `shared.rich-text` → `sharedRichText`: the component's identifier in emitted code. */
+function componentIdent(uid: string): string {
+  return camelCase(uid);
 }
 
 function contentTypeMeta(ct: ContentType) {
   return {
     uid: ct.uid,
+    ...(ct.plugin ? { plugin: ct.plugin } : {}),
     kind: ct.kind,
     singularName: ct.names.singular,
     pluralName: ct.names.plural,
@@ -72,14 +97,25 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...definedOnly({ minLength: a.minLength, maxLength: a.maxLength, min: a.min, max: a.max, regex: a.regex, enum: a.enum, default: a.default, targetField: a.targetField }),
       } as FieldMeta;
     case 'relation':
-      return { kind: 'relation', ...common, relation: a.relation, target: a.target };
+      return { kind: 'relation', ...common, relation: a.relation, target: a.target, toMany: a.toMany, ...(a.link ? { link: linkMeta(a.link) } : {}) };
     case 'media':
-      return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }) } as FieldMeta;
+      return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link) } : {}) } as FieldMeta;
     case 'component':
-      return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+      return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
     case 'dynamiczone':
-      return { kind: 'dynamiczone', ...common, components: a.components, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+      return { kind: 'dynamiczone', ...common, components: a.components, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
   }
+}
+
+function linkMeta(link: LinkStorage): LinkMeta {
+  return {
+    table: link.table,
+    delegate: camelCase(link.model),
+    ownerColumn: link.ownerColumn,
+    targetColumn: link.targetColumn,
+    orderColumn: link.orderColumn,
+    inverseOrderColumn: link.inverseOrderColumn,
+  };
 }
 
 /** TypeScript members of the attributes interface: what a client receives by default. */

@@ -10,7 +10,8 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
   for (const ct of models.contentTypes) {
     if (!isPlainObject(ct.json) || !isPlainObject(ct.json.info)) continue;
     const info = ct.json.info;
-    for (const key of ['singularName', 'pluralName'] as const) {
+    // Plugin types route and name themselves (/api/users, UsersPermissionsUser); only their tables must not clash.
+    for (const key of ct.plugin ? ([] as const) : (['singularName', 'pluralName'] as const)) {
       const name = info[key];
       if (typeof name !== 'string') continue;
       const owner = routeOwners.get(name);

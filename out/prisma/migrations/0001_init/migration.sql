@@ -17,6 +17,8 @@ CREATE TABLE "articles" (
     "last_reviewed_at" DATETIME,
     "metadata" JSONB,
     "editor_note" TEXT,
+    "seo" JSONB,
+    "blocks" JSONB,
     "created_at" DATETIME NOT NULL,
     "updated_at" DATETIME NOT NULL,
     "published_at" DATETIME
@@ -46,6 +48,7 @@ CREATE TABLE "globals" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "site_name" TEXT,
     "site_description" TEXT,
+    "default_seo" JSONB,
     "created_at" DATETIME NOT NULL,
     "updated_at" DATETIME NOT NULL
 );
@@ -56,6 +59,126 @@ CREATE TABLE "tags" (
     "name" TEXT,
     "created_at" DATETIME NOT NULL,
     "updated_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "files" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT,
+    "alternative_text" TEXT,
+    "caption" TEXT,
+    "width" INTEGER,
+    "height" INTEGER,
+    "formats" JSONB,
+    "hash" TEXT,
+    "ext" TEXT,
+    "mime" TEXT,
+    "size" DECIMAL,
+    "url" TEXT,
+    "preview_url" TEXT,
+    "provider" TEXT,
+    "provider_metadata" JSONB,
+    "created_at" DATETIME NOT NULL,
+    "updated_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "up_permissions" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "action" TEXT,
+    "created_at" DATETIME NOT NULL,
+    "updated_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "up_roles" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT,
+    "description" TEXT,
+    "type" TEXT,
+    "created_at" DATETIME NOT NULL,
+    "updated_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "up_users" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "username" TEXT,
+    "email" TEXT,
+    "provider" TEXT,
+    "password" TEXT,
+    "reset_password_token" TEXT,
+    "confirmation_token" TEXT,
+    "confirmed" BOOLEAN,
+    "blocked" BOOLEAN,
+    "created_at" DATETIME NOT NULL,
+    "updated_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "articles_author_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "article_id" INTEGER NOT NULL,
+    "author_id" INTEGER NOT NULL,
+    "author_order" REAL,
+    "article_order" REAL,
+    CONSTRAINT "articles_author_links_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "articles_author_links_author_id_fkey" FOREIGN KEY ("author_id") REFERENCES "authors" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "articles_category_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "article_id" INTEGER NOT NULL,
+    "category_id" INTEGER NOT NULL,
+    "category_order" REAL,
+    "article_order" REAL,
+    CONSTRAINT "articles_category_links_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "articles_category_links_category_id_fkey" FOREIGN KEY ("category_id") REFERENCES "categories" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "articles_tags_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "article_id" INTEGER NOT NULL,
+    "tag_id" INTEGER NOT NULL,
+    "tag_order" REAL,
+    "article_order" REAL,
+    CONSTRAINT "articles_tags_links_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "articles_tags_links_tag_id_fkey" FOREIGN KEY ("tag_id") REFERENCES "tags" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "articles_cover_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "article_id" INTEGER NOT NULL,
+    "file_id" INTEGER NOT NULL,
+    "file_order" REAL,
+    "article_order" REAL,
+    CONSTRAINT "articles_cover_links_article_id_fkey" FOREIGN KEY ("article_id") REFERENCES "articles" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "articles_cover_links_file_id_fkey" FOREIGN KEY ("file_id") REFERENCES "files" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "up_permissions_role_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "permission_id" INTEGER NOT NULL,
+    "role_id" INTEGER NOT NULL,
+    "role_order" REAL,
+    "permission_order" REAL,
+    CONSTRAINT "up_permissions_role_links_permission_id_fkey" FOREIGN KEY ("permission_id") REFERENCES "up_permissions" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "up_permissions_role_links_role_id_fkey" FOREIGN KEY ("role_id") REFERENCES "up_roles" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "up_users_role_links" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "user_id" INTEGER NOT NULL,
+    "role_id" INTEGER NOT NULL,
+    "role_order" REAL,
+    "user_order" REAL,
+    CONSTRAINT "up_users_role_links_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "up_users" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "up_users_role_links_role_id_fkey" FOREIGN KEY ("role_id") REFERENCES "up_roles" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
@@ -72,3 +195,45 @@ CREATE UNIQUE INDEX "categories_slug_key" ON "categories"("slug");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "tags_name_key" ON "tags"("name");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "up_roles_type_key" ON "up_roles"("type");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "up_users_username_key" ON "up_users"("username");
+
+-- CreateIndex
+CREATE INDEX "articles_author_links_author_id_idx" ON "articles_author_links"("author_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "articles_author_links_article_id_key" ON "articles_author_links"("article_id");
+
+-- CreateIndex
+CREATE INDEX "articles_category_links_category_id_idx" ON "articles_category_links"("category_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "articles_category_links_article_id_key" ON "articles_category_links"("article_id");
+
+-- CreateIndex
+CREATE INDEX "articles_tags_links_tag_id_idx" ON "articles_tags_links"("tag_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "articles_tags_links_article_id_tag_id_key" ON "articles_tags_links"("article_id", "tag_id");
+
+-- CreateIndex
+CREATE INDEX "articles_cover_links_file_id_idx" ON "articles_cover_links"("file_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "articles_cover_links_article_id_key" ON "articles_cover_links"("article_id");
+
+-- CreateIndex
+CREATE INDEX "up_permissions_role_links_role_id_idx" ON "up_permissions_role_links"("role_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "up_permissions_role_links_permission_id_key" ON "up_permissions_role_links"("permission_id");
+
+-- CreateIndex
+CREATE INDEX "up_users_role_links_role_id_idx" ON "up_users_role_links"("role_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "up_users_role_links_user_id_key" ON "up_users_role_links"("user_id");

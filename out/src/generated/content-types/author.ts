@@ -50,7 +50,21 @@ export const author = {
       unique: true,
     },
     bio: { kind: 'scalar', name: 'bio', type: 'text', column: 'bio', prismaField: 'bio' },
-    articles: { kind: 'relation', name: 'articles', relation: 'oneToMany', target: 'api::article.article' },
+    articles: {
+      kind: 'relation',
+      name: 'articles',
+      relation: 'oneToMany',
+      target: 'api::article.article',
+      toMany: true,
+      link: {
+        table: 'articles_author_links',
+        delegate: 'articleAuthorLink',
+        ownerColumn: 'author_id',
+        targetColumn: 'article_id',
+        orderColumn: 'article_order',
+        inverseOrderColumn: 'author_order',
+      },
+    },
     createdAt: {
       kind: 'scalar',
       name: 'createdAt',

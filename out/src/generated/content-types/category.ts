@@ -50,7 +50,21 @@ export const category = {
       unique: true,
       targetField: 'name',
     },
-    articles: { kind: 'relation', name: 'articles', relation: 'oneToMany', target: 'api::article.article' },
+    articles: {
+      kind: 'relation',
+      name: 'articles',
+      relation: 'oneToMany',
+      target: 'api::article.article',
+      toMany: true,
+      link: {
+        table: 'articles_category_links',
+        delegate: 'articleCategoryLink',
+        ownerColumn: 'category_id',
+        targetColumn: 'article_id',
+        orderColumn: 'article_order',
+        inverseOrderColumn: 'category_order',
+      },
+    },
     createdAt: {
       kind: 'scalar',
       name: 'createdAt',

@@ -47,7 +47,13 @@ export const global = {
       column: 'site_description',
       prismaField: 'siteDescription',
     },
-    defaultSeo: { kind: 'component', name: 'defaultSeo', component: 'shared.seo', repeatable: false },
+    defaultSeo: {
+      kind: 'component',
+      name: 'defaultSeo',
+      component: 'shared.seo',
+      repeatable: false,
+      column: 'default_seo',
+    },
     createdAt: {
       kind: 'scalar',
       name: 'createdAt',

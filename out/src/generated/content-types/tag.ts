@@ -40,7 +40,21 @@ export const tag = {
       required: true,
       unique: true,
     },
-    articles: { kind: 'relation', name: 'articles', relation: 'manyToMany', target: 'api::article.article' },
+    articles: {
+      kind: 'relation',
+      name: 'articles',
+      relation: 'manyToMany',
+      target: 'api::article.article',
+      toMany: true,
+      link: {
+        table: 'articles_tags_links',
+        delegate: 'articleTagsLink',
+        ownerColumn: 'tag_id',
+        targetColumn: 'article_id',
+        orderColumn: 'article_order',
+        inverseOrderColumn: 'tag_order',
+      },
+    },
     createdAt: {
       kind: 'scalar',
       name: 'createdAt',

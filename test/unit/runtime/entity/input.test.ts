@@ -59,10 +59,10 @@ describe('sanitizing (Strapi sanitizeInput)', () => {
     scalar('title', 'string'),
     scalar('secret', 'string', { private: true }),
     scalar('computed', 'string', { writable: false }),
-    { kind: 'relation', name: 'author', relation: 'manyToOne', target: 'api::author.author' },
+    { kind: 'relation', name: 'author', relation: 'manyToOne', target: 'api::author.author', toMany: false },
     { kind: 'media', name: 'cover', multiple: false },
-    { kind: 'component', name: 'seo', component: 'shared.seo', repeatable: false },
-    { kind: 'dynamiczone', name: 'blocks', components: ['shared.quote'] },
+    { kind: 'component', name: 'seo', component: 'shared.seo', repeatable: false, column: 'seo' },
+    { kind: 'dynamiczone', name: 'blocks', components: ['shared.quote'], column: 'blocks' },
   ]);
 
   it('silently drops id, timestamps, creator fields, writable:false fields and unknown keys', async () => {
