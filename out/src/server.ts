@@ -2,13 +2,14 @@
 /** Entry point: `npm start` runs the compiled form of this file. */
 import { fileURLToPath } from 'node:url';
 import { PrismaClient } from './prisma-client/client.js';
-import { routes } from './generated/index.js';
+import { registry, routes } from './generated/index.js';
 import { startServer } from './runtime/server.js';
 import config from './config.js';
 
 await startServer({
   root: fileURLToPath(new URL('..', import.meta.url)),
   routes,
+  registry,
   userConfig: config,
   createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),
 });

@@ -6,13 +6,17 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
+import type { Registry } from './meta.js';
 import { EntityService } from './entity/service.js';
 import { errorMiddleware } from './errors.js';
 import { jsonBody } from './http/body.js';
+import { serverTiming } from './http/server-timing.js';
 import type { Route, RouteState } from './rest/routes.js';
 
 export interface AppOptions {
   readonly routes: readonly Route[];
+  /** Every content type and component: what populate and deep filters walk. */
+  readonly registry: Registry;
   readonly db: Database;
   readonly config: ServerConfig;
   readonly hashPassword: (plain: string) => Promise<string>;
@@ -29,7 +33,13 @@ export function createApp(options: AppOptions): Koa<RouteState> {
   const serviceFor = (route: Route): EntityService => {
     let service = services.get(route.meta.uid);
     if (!service) {
-      service = new EntityService(route.meta, { db, limits: config.api.rest, hashPassword: options.hashPassword });
+      service = new EntityService(route.meta, {
+        db,
+        registry: options.registry,
+        limits: config.api.rest,
+        populate: config.api.rest.populate,
+        hashPassword: options.hashPassword,
+      });
       services.set(route.meta.uid, service);
     }
     return service;
@@ -44,6 +54,7 @@ export function createApp(options: AppOptions): Koa<RouteState> {
     });
   }
 
+  if (config.diagnostics.serverTiming) app.use(serverTiming());
   app.use(errorMiddleware(options.log));
   app.use(jsonBody({ limit: config.api.rest.bodyLimit }));
   app.use(router.routes());

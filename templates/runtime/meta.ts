@@ -72,6 +72,11 @@ export interface LinkMeta {
   readonly targetColumn: string;
   readonly orderColumn: string;
   readonly inverseOrderColumn: string;
+  /**
+   * A target may be linked to one entry only (oneToMany, two-way oneToOne): linking it
+   * here moves it away from the entry that had it.
+   */
+  readonly targetExclusive: boolean;
 }
 
 export interface RelationFieldMeta {

@@ -11,12 +11,15 @@ import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, type PrismaLike } from './db/database.js';
 import { applyMigrations } from './db/migrate.js';
 import { createAdapterFactory, providerFromUrl } from './db/provider.js';
+import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
 
 export interface StartOptions {
   /** The server's root folder (where prisma/ and data/ live). */
   readonly root: string;
   readonly routes: readonly Route[];
+  /** Every content type and component of this server. */
+  readonly registry: Registry;
   readonly userConfig: UserConfig;
   /** `new PrismaClient({ adapter })` of this server's generated client. */
   readonly createPrisma: (adapter: unknown) => PrismaLike;
@@ -47,6 +50,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const db = createDatabase(prisma, provider);
   const app = createApp({
     routes: options.routes,
+    registry: options.registry,
     db,
     config,
     hashPassword: (plain) => bcrypt.hash(plain, passwordRounds),

@@ -97,9 +97,16 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...definedOnly({ minLength: a.minLength, maxLength: a.maxLength, min: a.min, max: a.max, regex: a.regex, enum: a.enum, default: a.default, targetField: a.targetField }),
       } as FieldMeta;
     case 'relation':
-      return { kind: 'relation', ...common, relation: a.relation, target: a.target, toMany: a.toMany, ...(a.link ? { link: linkMeta(a.link) } : {}) };
+      return {
+        kind: 'relation',
+        ...common,
+        relation: a.relation,
+        target: a.target,
+        toMany: a.toMany,
+        ...(a.link ? { link: linkMeta(a.link, a.relation === 'oneToMany' || (a.relation === 'oneToOne' && (a.inversedBy ?? a.mappedBy) !== undefined)) } : {}),
+      };
     case 'media':
-      return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link) } : {}) } as FieldMeta;
+      return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link, false) } : {}) } as FieldMeta;
     case 'component':
       return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
     case 'dynamiczone':
@@ -107,7 +114,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
   }
 }
 
-function linkMeta(link: LinkStorage): LinkMeta {
+function linkMeta(link: LinkStorage, targetExclusive: boolean): LinkMeta {
   return {
     table: link.table,
     delegate: camelCase(link.model),
@@ -115,6 +122,7 @@ function linkMeta(link: LinkStorage): LinkMeta {
     targetColumn: link.targetColumn,
     orderColumn: link.orderColumn,
     inverseOrderColumn: link.inverseOrderColumn,
+    targetExclusive,
   };
 }
 

@@ -4,10 +4,12 @@
  * replace `query` without touching handlers.
  */
 import type { Dialect } from '../meta.js';
+import { measureQuery } from '../http/server-timing.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
 export interface PrismaLike {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
   $transaction<R>(fn: (tx: any) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
   $disconnect(): Promise<void>;
 }
@@ -17,6 +19,8 @@ export interface Database {
   /** The Prisma client, or the transaction client inside `transaction`. */
   readonly prisma: any;
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** A statement without rows (INSERT, UPDATE, DELETE); resolves to the affected row count. */
+  execute(sql: string, params: readonly unknown[]): Promise<number>;
   /** Runs `fn` in one database transaction: a failure rolls every write back. */
   transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
 }
@@ -29,7 +33,8 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean): Database {
   return {
     dialect,
     prisma: client,
-    query: (sql, params) => client.$queryRawUnsafe(sql, ...params),
+    query: (sql, params) => measureQuery(() => client.$queryRawUnsafe(sql, ...params)),
+    execute: (sql, params) => measureQuery(() => client.$executeRawUnsafe(sql, ...params)),
     transaction: (fn) => (inTransaction ? fn(bind(client, dialect, true)) : client.$transaction((tx: any) => fn(bind(tx, dialect, true)))),
   };
 }

@@ -1,15 +1,21 @@
 /**
  * Entity service: find, findOne, create, update and delete of one content type, the layer
- * REST (and later GraphQL) handlers call. Reads compile the query to SQL; writes validate
- * input, then run in one transaction through Prisma.
+ * REST (and GraphQL) handlers call. Reads compile the query to SQL and populate with a
+ * bounded number of statements; writes validate everything first, then run in one
+ * transaction (entry row, link rows, component JSON), so a failure leaves nothing behind.
  */
 import { DbNull } from '@prisma/client/runtime/client';
-import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
 import type { Database } from '../db/database.js';
-import { NotFoundError, ValidationError, validationErrors } from '../errors.js';
-import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
-import { assertDataPayload, prepareWriteData } from './input.js';
+import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
+import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
+import { parsePopulate, type PopulateTree } from '../populate/parse.js';
+import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
+import { SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
+import { NestedValidationError, prepareNestedValue } from './components.js';
+import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
+import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 
 export interface RestLimits {
   readonly defaultLimit: number;
@@ -17,16 +23,32 @@ export interface RestLimits {
   readonly withCount: boolean;
 }
 
+export interface PopulateLimits {
+  /** Levels of population a request may ask for; `*` counts as one. */
+  readonly maxDepth: number;
+  /** Entries one populated to-many field may hold per entry. */
+  readonly maxRelationEntries: number;
+}
+
 export interface EntityServiceOptions {
   readonly db: Database;
+  readonly registry: Registry;
   readonly limits: RestLimits;
+  readonly populate: PopulateLimits;
   readonly hashPassword: (plain: string) => Promise<string>;
+}
+
+/** What the caller may see: content types it may not `find` are not populated or filtered through. */
+export interface Access {
+  canFind(uid: string): boolean;
 }
 
 export interface FindResult {
   data: Entry[];
   meta: { pagination: Record<string, number> };
 }
+
+type Query = Record<string, unknown>;
 
 export class EntityService {
   constructor(
@@ -38,99 +60,190 @@ export class EntityService {
     return this.options.db;
   }
 
-  async find(query: Record<string, unknown>): Promise<FindResult> {
-    const plan = buildFindQuery(this.meta, query, { dialect: this.db.dialect, ...this.options.limits });
+  async find(query: Query, access?: Access): Promise<FindResult> {
+    const tree = this.parsePopulate(query, access);
+    const plan = buildFindQuery(this.meta, query, {
+      dialect: this.db.dialect,
+      registry: this.options.registry,
+      extraFields: jsonFieldsFor(tree),
+      ...this.options.limits,
+    });
     const [rows, total] = await Promise.all([
       this.db.query(plan.select.sql, plan.select.params),
       plan.count ? this.db.query<{ count: unknown }>(plan.count.sql, plan.count.params).then((r) => Number(r[0]?.count ?? 0)) : undefined,
     ]);
-    return {
-      data: rows.map((row) => toEntry(this.meta, row, plan.fields)),
-      meta: { pagination: plan.pagination.meta(total) as Record<string, number> },
-    };
+    const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']));
+    return { data, meta: { pagination: plan.pagination.meta(total) as Record<string, number> } };
   }
 
   /** The entry with this id, or null. Ids that are not positive integers match nothing. */
-  async findOne(id: unknown, query: Record<string, unknown>, db: Database = this.db): Promise<Entry | null> {
+  async findOne(id: unknown, query: Query, access?: Access, db: Database = this.db): Promise<Entry | null> {
     const entryId = parseId(id);
     if (entryId === null) return null;
-    const plan = buildFindOneQuery(this.meta, entryId, query, { dialect: db.dialect, ...this.options.limits });
-    const [row] = await db.query(plan.select.sql, plan.select.params);
-    return row ? toEntry(this.meta, row, plan.fields) : null;
+    const tree = this.parsePopulate(query, access);
+    const plan = buildFindOneQuery(this.meta, entryId, query, { dialect: db.dialect, extraFields: jsonFieldsFor(tree) });
+    const rows = await db.query(plan.select.sql, plan.select.params);
+    // findOne ignores publicationState for the entry itself; populated relations stay live.
+    const [entry] = await this.toEntries(db, rows, plan.fields, tree, 'live');
+    return entry ?? null;
   }
 
   /** The single type's entry (the first row), or null. */
-  async findSingle(query: Record<string, unknown>): Promise<Entry | null> {
+  async findSingle(query: Query, access?: Access): Promise<Entry | null> {
     const id = await this.firstId(this.db);
-    return id === null ? null : this.findOne(id, query);
+    return id === null ? null : this.findOne(id, query, access);
   }
 
-  async create(body: unknown, query: Record<string, unknown>): Promise<Entry> {
+  async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
     const input = assertDataPayload(body);
+    this.parsePopulate(query, access); // a bad populate is a 400 before anything is written
     const now = new Date();
-    const data = await prepareWriteData(this.meta, input, { mode: 'create', hashPassword: this.options.hashPassword, now, jsonNull: DbNull });
     return this.db.transaction(async (tx) => {
-      await this.assertUnique(tx, data, null);
-      const created = await this.delegate(tx).create({
-        data: { ...data, createdAt: now, updatedAt: now },
-        select: { id: true },
-      }).catch((err: unknown) => this.rethrowUnique(err));
-      return (await this.findOne(created.id, query, tx))!;
+      const write = await this.prepareWrite(tx, input, 'create', now, null, false);
+      await this.assertUnique(tx, write.data, null);
+      const created = await this.delegate(tx)
+        .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
+        .catch((err: unknown) => this.rethrowUnique(err));
+      for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput);
+      return (await this.findOne(created.id, query, access, tx))!;
     });
   }
 
-  async update(id: unknown, body: unknown, query: Record<string, unknown>): Promise<Entry> {
+  async update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
     const input = assertDataPayload(body);
     const entryId = parseId(id);
+    this.parsePopulate(query, access);
     return this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
-      const stored = entryId === null ? null : await this.delegate(tx).findUnique({ where: { id: entryId }, select: this.publishedSelect });
+      const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
-      const data = await prepareWriteData(this.meta, input, {
-        mode: 'update',
-        hashPassword: this.options.hashPassword,
-        now: new Date(),
-        jsonNull: DbNull,
-        // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
-        isDraft: this.meta.draftAndPublish && stored.publishedAt === null && !(input.publishedAt != null),
-      });
-      await this.assertUnique(tx, data, entryId);
+      // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
+      const isDraft = this.meta.draftAndPublish && stored.publishedAt === null && !(input.publishedAt != null);
+      const write = await this.prepareWrite(tx, input, 'update', new Date(), stored, isDraft);
+      await this.assertUnique(tx, write.data, entryId);
       await this.delegate(tx)
-        .update({ where: { id: entryId }, data: { ...data, updatedAt: new Date() }, select: { id: true } })
+        .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
         .catch((err: unknown) => this.rethrowUnique(err));
-      return (await this.findOne(entryId, query, tx))!;
+      for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
+      return (await this.findOne(entryId, query, access, tx))!;
     });
   }
 
-  async delete(id: unknown, query: Record<string, unknown>): Promise<Entry> {
+  /** Deletes the entry, its links (the entries it pointed to stay) and its components. */
+  async delete(id: unknown, query: Query, access?: Access): Promise<Entry> {
     return this.db.transaction(async (tx) => {
-      const entry = await this.findOne(id, query, tx);
+      const entry = await this.findOne(id, query, access, tx);
       if (!entry) throw new NotFoundError();
+      for (const field of this.linkFields()) {
+        const sql = new SqlBuilder(tx.dialect);
+        const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
+        await tx.execute(compiled.sql, compiled.params);
+      }
       await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
       return entry;
     });
   }
 
   /** Single types: PUT creates the entry when there is none, else updates it (same id). */
-  async upsertSingle(body: unknown, query: Record<string, unknown>): Promise<Entry> {
+  async upsertSingle(body: unknown, query: Query, access?: Access): Promise<Entry> {
     assertDataPayload(body);
     const id = await this.firstId(this.db);
-    return id === null ? this.create(body, query) : this.update(id, body, query);
+    return id === null ? this.create(body, query, access) : this.update(id, body, query, access);
   }
 
-  async deleteSingle(query: Record<string, unknown>): Promise<Entry> {
+  async deleteSingle(query: Query, access?: Access): Promise<Entry> {
     const id = await this.firstId(this.db);
     if (id === null) throw new NotFoundError();
-    return this.delete(id, query);
+    return this.delete(id, query, access);
+  }
+
+  private parsePopulate(query: Query, access: Access | undefined): PopulateTree {
+    return parsePopulate(this.meta, query['populate'], {
+      registry: this.options.registry,
+      maxDepth: this.options.populate.maxDepth,
+      ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
+    });
+  }
+
+  private async toEntries(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree, publicationState: 'live' | 'preview'): Promise<Entry[]> {
+    const entries = rows.map((row) => toEntry(this.meta, row, fields));
+    const items: EntryItem[] = entries.map((entry, i) => ({ id: entry.id, row: rows[i]!, attributes: entry.attributes }));
+    await populateEntries(
+      { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState },
+      items,
+      tree,
+    );
+    return entries;
+  }
+
+  /**
+   * Validates the whole input (scalars, components, relation syntax and targets) and
+   * reports every problem in one ValidationError, as Strapi's yup validation does.
+   */
+  private async prepareWrite(
+    tx: Database,
+    input: Record<string, unknown>,
+    mode: 'create' | 'update',
+    now: Date,
+    stored: Record<string, unknown> | null,
+    isDraft: boolean,
+  ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][] }> {
+    const issues: ValidationIssue[] = [];
+    let data: Record<string, unknown> = {};
+    try {
+      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, isDraft });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      issues.push(...issuesOf(err));
+    }
+    const nested = pickNonScalarInput(this.meta, input);
+    const links: [LinkField, RelationInput][] = [];
+    for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
+      if (field.kind === 'scalar') continue;
+      const value = nested[field.name];
+      try {
+        if (field.kind === 'component' || field.kind === 'dynamiczone') {
+          if (value === undefined && mode === 'update') continue;
+          if (value === undefined && !(field.kind === 'dynamiczone' || field.repeatable || field.required)) continue;
+          const json = await prepareNestedValue(
+            { db: tx, registry: this.options.registry, hashPassword: this.options.hashPassword, now },
+            field as ComponentFieldMeta | DynamicZoneFieldMeta,
+            value,
+            stored?.[field.name] ?? null,
+          );
+          data[field.name] = json === null ? DbNull : json;
+        } else if (value !== undefined && field.link) {
+          const relationInput = parseRelationInput(field.name, value);
+          const target = this.options.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
+          if (target) await assertTargetsExist(tx, target, referencedIds(relationInput));
+          links.push([field, relationInput]);
+        }
+      } catch (err) {
+        if (err instanceof NestedValidationError) issues.push(...err.issues);
+        else if (err instanceof ValidationError) issues.push(...issuesOf(err));
+        else throw err;
+      }
+    }
+    if (issues.length > 0) throw validationErrors(issues);
+    return { data, links };
+  }
+
+  private linkFields(): LinkField[] {
+    return (Object.values(this.meta.fields) as FieldMeta[]).filter((f): f is LinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined);
   }
 
   private delegate(db: Database): any {
     return db.prisma[this.meta.delegate];
   }
 
-  /** What update needs of the stored entry: that it exists, and whether it is a draft. */
-  private get publishedSelect(): Record<string, true> {
-    return this.meta.draftAndPublish ? { id: true, publishedAt: true } : { id: true };
+  /** What update needs of the stored entry: that it exists, whether it is a draft, and the component values it replaces. */
+  private async storedForUpdate(db: Database, id: number, input: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+    const select: Record<string, true> = { id: true };
+    if (this.meta.draftAndPublish) select.publishedAt = true;
+    for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
+      if ((field.kind === 'component' || field.kind === 'dynamiczone') && input[field.name] !== undefined) select[field.name] = true;
+    }
+    return this.delegate(db).findUnique({ where: { id }, select });
   }
 
   private async firstId(db: Database): Promise<number | null> {
@@ -169,6 +282,11 @@ export class EntityService {
     }
     throw err;
   }
+}
+
+function issuesOf(err: ValidationError): ValidationIssue[] {
+  const listed = err.details.errors as ValidationIssue[] | undefined;
+  return listed ?? [{ path: [], message: err.message, name: 'ValidationError' }];
 }
 
 function uniqueIssue(field: ScalarFieldMeta) {

@@ -8,7 +8,7 @@
  * Strapi ignores unknown top-level parameters.
  */
 import { invalidParameter, ValidationError } from '../errors.js';
-import type { ContentTypeMeta, Dialect, ScalarFieldMeta } from '../meta.js';
+import type { ContentTypeMeta, Dialect, Registry, ScalarFieldMeta } from '../meta.js';
 import { and } from './conditions.js';
 import { idField } from './field-lookup.js';
 import { parseFields } from './fields.js';
@@ -20,6 +20,13 @@ import { type CompiledSql, SqlBuilder } from './sql.js';
 
 export interface ReadOptions extends PaginationConfig {
   readonly dialect: Dialect;
+  /** Every type and component, so filters can reach through relations. */
+  readonly registry?: Registry;
+  /**
+   * Component and dynamic-zone fields to select too (their JSON columns), for population.
+   * They are not attributes of the default response.
+   */
+  readonly extraFields?: readonly string[];
 }
 
 export interface FindQuery {
@@ -59,14 +66,21 @@ function compileSearchParam(meta: ContentTypeMeta, raw: unknown, sql: SqlBuilder
   return compileSearch(meta, raw, sql);
 }
 
-/** `"column" AS "name"` for each selected attribute, so rows are keyed by attribute name. */
-function selectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder): string {
-  return fields
-    .map((name) => {
-      const field: ScalarFieldMeta = name === 'id' ? idField(meta) : (meta.fields[name] as ScalarFieldMeta);
-      return `${sql.column(field.column)} AS ${sql.ident(name)}`;
-    })
-    .join(', ');
+/**
+ * `"column" AS "name"` for each selected attribute (and extra JSON columns), so rows are
+ * keyed by attribute name.
+ */
+export function selectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder, alias?: string, extraFields: readonly string[] = []): string {
+  const scalars = fields.map((name) => {
+    const field: ScalarFieldMeta = name === 'id' ? idField(meta) : (meta.fields[name] as ScalarFieldMeta);
+    return `${sql.column(field.column, alias)} AS ${sql.ident(name)}`;
+  });
+  const extras = extraFields.map((name) => {
+    const field = meta.fields[name];
+    if (field?.kind !== 'component' && field?.kind !== 'dynamiczone') throw new Error(`${meta.uid}.${name} has no JSON column`);
+    return `${sql.column(field.column, alias)} AS ${sql.ident(name)}`;
+  });
+  return [...scalars, ...extras].join(', ');
 }
 
 // MySQL has no "no limit" spelling; its manual recommends the largest BIGINT UNSIGNED.
@@ -103,7 +117,7 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
   const publicationState = parsePublicationState(query['publicationState']);
 
   const condition = and([
-    compileFilters(meta, query['filters'], sql),
+    compileFilters(meta, query['filters'], sql, undefined, options.registry),
     compilePublicationState(meta, publicationState, sql),
     compileSearchParam(meta, query['_q'], sql),
   ]);
@@ -112,7 +126,7 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
 
   // Both statements share the WHERE clause and so the same parameters.
   const select = sql.finish(
-    statement([`SELECT ${selectList(meta, fields, sql)}`, from, where, compileOrderBy(sorts, sql), compileLimit(sql, pagination)]),
+    statement([`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)}`, from, where, compileOrderBy(sorts, sql), compileLimit(sql, pagination)]),
   );
   const count = pagination.withCount ? sql.finish(statement([`SELECT COUNT(*) AS ${sql.ident('count')}`, from, where])) : null;
   return { select, count, fields, pagination };
@@ -126,12 +140,12 @@ export function buildFindOneQuery(
   meta: ContentTypeMeta,
   id: number | string,
   query: Record<string, unknown>,
-  options: Pick<ReadOptions, 'dialect'>,
+  options: Pick<ReadOptions, 'dialect' | 'extraFields'>,
 ): FindOneQuery {
   const sql = new SqlBuilder(options.dialect);
   const fields = parseFields(meta, query['fields']);
   const key = idField(meta);
   const condition = `${sql.column(key.column)} = ${sql.value(key, id)}`;
-  const select = sql.finish(`SELECT ${selectList(meta, fields, sql)} FROM ${sql.ident(meta.table)} WHERE ${condition}`);
+  const select = sql.finish(`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)} FROM ${sql.ident(meta.table)} WHERE ${condition}`);
   return { select, fields };
 }

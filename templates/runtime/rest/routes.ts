@@ -4,7 +4,7 @@
  */
 import type { ParameterizedContext } from 'koa';
 import type { ContentTypeMeta } from '../meta.js';
-import type { EntityService } from '../entity/service.js';
+import type { Access, EntityService } from '../entity/service.js';
 import { NotFoundError } from '../errors.js';
 import { parseQueryString } from '../query/parse.js';
 
@@ -13,6 +13,8 @@ export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 export interface RouteState {
   /** Resolved per request from the route's content type. */
   service: EntityService;
+  /** What the caller may read (set by authentication); absent means no restriction. */
+  access?: Access;
 }
 
 export type RouteContext = ParameterizedContext<RouteState>;
@@ -52,16 +54,16 @@ export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
   });
   return [
     route('GET', base, 'find', async (ctx) => {
-      ctx.body = await ctx.state.service.find(query(ctx));
+      ctx.body = await ctx.state.service.find(query(ctx), ctx.state.access);
     }),
     route('GET', `${base}/:id`, 'findOne', async (ctx) => {
-      const entry = await ctx.state.service.findOne(ctx.params.id, query(ctx));
+      const entry = await ctx.state.service.findOne(ctx.params.id, query(ctx), ctx.state.access);
       if (!entry) throw new NotFoundError();
       single(ctx, entry);
     }),
-    route('POST', base, 'create', async (ctx) => single(ctx, await ctx.state.service.create(body(ctx), query(ctx)))),
-    route('PUT', `${base}/:id`, 'update', async (ctx) => single(ctx, await ctx.state.service.update(ctx.params.id, body(ctx), query(ctx)))),
-    route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(ctx, await ctx.state.service.delete(ctx.params.id, query(ctx)))),
+    route('POST', base, 'create', async (ctx) => single(ctx, await ctx.state.service.create(body(ctx), query(ctx), ctx.state.access))),
+    route('PUT', `${base}/:id`, 'update', async (ctx) => single(ctx, await ctx.state.service.update(ctx.params.id, body(ctx), query(ctx), ctx.state.access))),
+    route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(ctx, await ctx.state.service.delete(ctx.params.id, query(ctx), ctx.state.access))),
   ];
 }
 
@@ -76,11 +78,11 @@ export function singleTypeRoutes(meta: ContentTypeMeta): Route[] {
   });
   return [
     route('GET', 'find', async (ctx) => {
-      const entry = await ctx.state.service.findSingle(query(ctx));
+      const entry = await ctx.state.service.findSingle(query(ctx), ctx.state.access);
       if (!entry) throw new NotFoundError();
       single(ctx, entry);
     }),
-    route('PUT', 'update', async (ctx) => single(ctx, await ctx.state.service.upsertSingle(body(ctx), query(ctx)))),
-    route('DELETE', 'delete', async (ctx) => single(ctx, await ctx.state.service.deleteSingle(query(ctx)))),
+    route('PUT', 'update', async (ctx) => single(ctx, await ctx.state.service.upsertSingle(body(ctx), query(ctx), ctx.state.access))),
+    route('DELETE', 'delete', async (ctx) => single(ctx, await ctx.state.service.deleteSingle(query(ctx), ctx.state.access))),
   ];
 }

@@ -159,6 +159,7 @@ export const article = {
         targetColumn: 'author_id',
         orderColumn: 'author_order',
         inverseOrderColumn: 'article_order',
+        targetExclusive: false,
       },
     },
     category: {
@@ -174,6 +175,7 @@ export const article = {
         targetColumn: 'category_id',
         orderColumn: 'category_order',
         inverseOrderColumn: 'article_order',
+        targetExclusive: false,
       },
     },
     tags: {
@@ -189,6 +191,7 @@ export const article = {
         targetColumn: 'tag_id',
         orderColumn: 'tag_order',
         inverseOrderColumn: 'article_order',
+        targetExclusive: false,
       },
     },
     cover: {
@@ -203,6 +206,7 @@ export const article = {
         targetColumn: 'file_id',
         orderColumn: 'file_order',
         inverseOrderColumn: 'article_order',
+        targetExclusive: false,
       },
     },
     seo: { kind: 'component', name: 'seo', component: 'shared.seo', repeatable: false, column: 'seo' },

@@ -63,6 +63,7 @@ export const author = {
         targetColumn: 'article_id',
         orderColumn: 'article_order',
         inverseOrderColumn: 'author_order',
+        targetExclusive: true,
       },
     },
     createdAt: {

@@ -63,6 +63,7 @@ export const category = {
         targetColumn: 'article_id',
         orderColumn: 'article_order',
         inverseOrderColumn: 'category_order',
+        targetExclusive: true,
       },
     },
     createdAt: {

@@ -53,6 +53,7 @@ export const tag = {
         targetColumn: 'article_id',
         orderColumn: 'article_order',
         inverseOrderColumn: 'tag_order',
+        targetExclusive: false,
       },
     },
     createdAt: {

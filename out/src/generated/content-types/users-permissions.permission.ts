@@ -53,6 +53,7 @@ export const usersPermissionsPermission = {
         targetColumn: 'role_id',
         orderColumn: 'role_order',
         inverseOrderColumn: 'permission_order',
+        targetExclusive: false,
       },
     },
     createdAt: {

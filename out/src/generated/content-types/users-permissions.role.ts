@@ -64,6 +64,7 @@ export const usersPermissionsRole = {
         targetColumn: 'permission_id',
         orderColumn: 'permission_order',
         inverseOrderColumn: 'role_order',
+        targetExclusive: true,
       },
     },
     users: {
@@ -79,6 +80,7 @@ export const usersPermissionsRole = {
         targetColumn: 'user_id',
         orderColumn: 'user_order',
         inverseOrderColumn: 'role_order',
+        targetExclusive: true,
       },
     },
     createdAt: {

@@ -110,6 +110,7 @@ export const usersPermissionsUser = {
         targetColumn: 'role_id',
         orderColumn: 'role_order',
         inverseOrderColumn: 'user_order',
+        targetExclusive: false,
       },
     },
     createdAt: {

@@ -12,7 +12,7 @@
  * objects are dropped silently.
  */
 import { invalidParameter, ValidationError } from '../errors.js';
-import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
+import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { comparableColumn, comparableOperand } from './collation.js';
 import { and, not, or } from './conditions.js';
 import { encodeText, toTruthy } from './encode.js';
@@ -34,6 +34,8 @@ interface FilterContext {
   readonly meta: ContentTypeMeta;
   readonly sql: SqlBuilder;
   readonly alias: string | undefined;
+  /** Needed to filter through relations and media; without it they are 400s. */
+  readonly registry: Registry | undefined;
 }
 
 /** One attribute being filtered: its metadata and its quoted column. */
@@ -84,9 +86,10 @@ export function compileFilters(
   filters: unknown,
   sql: SqlBuilder,
   alias?: string,
+  registry?: Registry,
 ): string | undefined {
   if (filters === undefined || filters === null) return undefined;
-  return compileWhere({ meta, sql, alias }, filters, 'filters');
+  return compileWhere({ meta, sql, alias, registry }, filters, 'filters');
 }
 
 /** A where object, or an array of them (implicitly AND-ed, as Strapi does). */
@@ -137,18 +140,35 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
 }
 
 /**
- * Filters that reach through a relation, media or component field
- * (`filters[author][name][$eq]=x`, `filters[author]=3`). These will compile to an
- * EXISTS subquery over the join table, with the nested where compiled against the
- * target's metadata under a fresh alias. Not supported yet: 400 like an unknown key.
+ * Filters that reach through a relation or media field (`filters[author][name][$eq]=x`)
+ * compile to an EXISTS subquery over the link table, the nested where compiled against the
+ * target's metadata under fresh aliases. Operators directly under the relation apply to the
+ * target's id (`filters[author]=3`, `filters[author][$in]=…`), and `$null`/`$notNull` ask
+ * whether any target is linked. Component fields (JSON) are not filterable yet: 400.
  */
-function compileNestedField(
-  _ctx: FilterContext,
-  key: string,
-  _field: Exclude<FieldMeta, ScalarFieldMeta>,
-  _value: unknown,
-): string | undefined {
-  throw invalidParameter(key);
+function compileNestedField(ctx: FilterContext, key: string, field: Exclude<FieldMeta, ScalarFieldMeta>, value: unknown): string | undefined {
+  if (field.kind === 'component' || field.kind === 'dynamiczone' || !field.link || !ctx.registry) throw invalidParameter(key);
+  const target = ctx.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
+  if (!target) throw invalidParameter(key);
+  if (value === undefined || isEmptyObject(value)) return undefined;
+
+  const { sql } = ctx;
+  const link = field.link;
+  const l = sql.alias('l');
+  const t = sql.alias('t');
+  const exists = (condition: string | undefined): string =>
+    `EXISTS (SELECT 1 FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(target.table)} ${sql.ident(t)} ` +
+    `ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} WHERE ${sql.column(link.ownerColumn, l)} = ${sql.column('id', ctx.alias ?? ctx.meta.table)}` +
+    `${condition === undefined ? '' : ` AND ${condition}`})`;
+
+  // `filters[author][$null]=true`: no linked target at all.
+  if (isPlainObject(value) && Object.keys(value).length === 1 && ('$null' in value || '$notNull' in value)) {
+    const wantsNull = '$null' in value ? toTruthy(value.$null) : !toTruthy(value.$notNull);
+    return wantsNull ? `NOT ${exists(undefined)}` : exists(undefined);
+  }
+  // Scalars, arrays and operator objects compare the target's id; attribute keys filter the target.
+  const nested = !isPlainObject(value) || Object.keys(value).every((k) => k.startsWith('$') && isAttributeOperator(k)) ? { id: value } : value;
+  return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry }, nested, key));
 }
 
 /** The value under an attribute key. */

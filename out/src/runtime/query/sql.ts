@@ -19,9 +19,16 @@ const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export class SqlBuilder {
   readonly dialect: Dialect;
   readonly params: unknown[] = [];
+  #aliases = 0;
 
   constructor(dialect: Dialect) {
     this.dialect = dialect;
+  }
+
+  /** A fresh table alias (`t1`, `l2`, …) for subqueries, unique within this statement. */
+  alias(prefix: string): string {
+    this.#aliases += 1;
+    return `${prefix}${this.#aliases}`;
   }
 
   /**

@@ -1,0 +1,235 @@
+/**
+ * Validates component and dynamic-zone input and turns it into the JSON stored in the
+ * owner's column. Components are written whole (PUT replaces the value). Instances keep
+ * their `id` when the request repeats an id the stored value has; new instances get the
+ * next free id of that field. Relations and media inside components are stored as ids,
+ * checked to exist. Every problem is collected with its full path (`["seo","metaTitle"]`,
+ * `["blocks","0","__component"]`).
+ */
+import type { Database } from '../db/database.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import type { ComponentFieldMeta, ComponentMeta, ContentTypeMeta, DynamicZoneFieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { isPlainObject } from '../query/is-plain-object.js';
+import { prepareWriteData, toResponseValue } from './input.js';
+import { assertTargetsExist, parseRelationInput, referencedIds } from './relations.js';
+
+export interface NestedWriteContext {
+  readonly db: Database;
+  readonly registry: Registry;
+  readonly hashPassword: (plain: string) => Promise<string>;
+  readonly now: Date;
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** State shared while one field's value is prepared. */
+interface FieldRun {
+  readonly ctx: NestedWriteContext;
+  readonly issues: ValidationIssue[];
+  /** Target uid → ids referenced from inside components, checked once at the end. */
+  readonly references: Map<string, number[]>;
+  readonly previousIds: ReadonlySet<number>;
+  nextId: number;
+}
+
+/**
+ * The JSON to store for a component or dynamic-zone field, or a thrown ValidationError.
+ * `previous` is the stored value (for id reuse); `null` input clears the field.
+ */
+export async function prepareNestedValue(
+  ctx: NestedWriteContext,
+  field: ComponentFieldMeta | DynamicZoneFieldMeta,
+  value: unknown,
+  previous: unknown,
+): Promise<unknown> {
+  const previousIds = collectIds(previous);
+  const run: FieldRun = { ctx, issues: [], references: new Map(), previousIds, nextId: Math.max(0, ...previousIds) + 1 };
+  const path = [field.name];
+  let stored: unknown;
+  if (field.kind === 'dynamiczone') {
+    stored = await zoneValue(run, field, value, path);
+  } else {
+    const component = ctx.registry.components.get(field.component)!;
+    stored = await componentFieldValue(run, field, component, value, path);
+  }
+  for (const [uid, ids] of run.references) {
+    const target = ctx.registry.contentTypes.get(uid);
+    if (!target) continue;
+    try {
+      await assertTargetsExist(ctx.db, target, ids);
+    } catch (err) {
+      if (err instanceof ValidationError) run.issues.push({ path, message: err.message, name: 'ValidationError' });
+      else throw err;
+    }
+  }
+  if (run.issues.length > 0) throw new NestedValidationError(run.issues);
+  return stored;
+}
+
+/** Carries issues up to the service, which reports them together with scalar issues. */
+export class NestedValidationError extends ValidationError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.length === 1 ? issues[0]!.message : `${issues.length} errors occurred`, { errors: issues });
+  }
+}
+
+function countIssues(run: FieldRun, field: ComponentFieldMeta | DynamicZoneFieldMeta, list: unknown[], path: string[]): void {
+  const label = path.join('.');
+  // Strapi enforces min only when the field is required or not empty.
+  if (field.min !== undefined && list.length < field.min && (field.required || list.length > 0)) {
+    run.issues.push({ path, message: `${label} field must have at least ${field.min} items`, name: 'ValidationError' });
+  }
+  if (field.max !== undefined && list.length > field.max) {
+    run.issues.push({ path, message: `${label} field must have less than or equal to ${field.max} items`, name: 'ValidationError' });
+  }
+}
+
+async function componentFieldValue(run: FieldRun, field: ComponentFieldMeta, component: ComponentMeta, value: unknown, path: string[]): Promise<unknown> {
+  const label = path.join('.');
+  if (value === null || value === undefined) {
+    if (field.required) run.issues.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
+    return field.repeatable ? [] : null;
+  }
+  if (field.repeatable) {
+    if (!Array.isArray(value)) {
+      run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+      return [];
+    }
+    countIssues(run, field, value, path);
+    const out: JsonObject[] = [];
+    for (const [index, item] of value.entries()) {
+      const instance = await instanceValue(run, component, item, [...path, String(index)]);
+      if (instance) out.push(instance);
+    }
+    return out;
+  }
+  return instanceValue(run, component, value, path);
+}
+
+async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unknown, path: string[]): Promise<unknown> {
+  const label = path.join('.');
+  if (value === null || value === undefined) {
+    if (field.required) run.issues.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
+    return [];
+  }
+  if (!Array.isArray(value)) {
+    run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+    return [];
+  }
+  countIssues(run, field, value, path);
+  const out: JsonObject[] = [];
+  for (const [index, item] of value.entries()) {
+    const itemPath = [...path, String(index)];
+    const uid = isPlainObject(item) ? item.__component : undefined;
+    const component = typeof uid === 'string' && field.components.includes(uid) ? run.ctx.registry.components.get(uid) : undefined;
+    if (!component) {
+      const message = `${[...itemPath, '__component'].join('.')} must be one of the following values: ${field.components.join(', ')}`;
+      run.issues.push({ path: [...itemPath, '__component'], message, name: 'ValidationError' });
+      continue;
+    }
+    const instance = await instanceValue(run, component, item, itemPath);
+    if (instance) out.push({ __component: component.uid, ...instance });
+  }
+  return out;
+}
+
+/** One component instance: scalars validated like an entry's, nested values recursively. */
+async function instanceValue(run: FieldRun, component: ComponentMeta, value: unknown, path: string[]): Promise<JsonObject | null> {
+  if (!isPlainObject(value)) {
+    run.issues.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+    return null;
+  }
+  const requestedId = typeof value.id === 'number' ? value.id : typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : undefined;
+  const id = requestedId !== undefined && run.previousIds.has(requestedId) ? requestedId : run.nextId++;
+  const out: JsonObject = { id };
+
+  try {
+    const scalars = await prepareWriteData(componentAsType(component), value, {
+      mode: 'create',
+      hashPassword: run.ctx.hashPassword,
+      now: run.ctx.now,
+      jsonNull: null,
+    });
+    for (const field of Object.values(component.fields)) {
+      if (field.kind !== 'scalar' || field.name === 'id') continue;
+      const converted = scalars[field.prismaField];
+      out[field.name] = converted === undefined ? null : toStoredJson(field, converted);
+    }
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const nested = (err.details.errors as ValidationIssue[] | undefined) ?? [{ path: [], message: err.message, name: 'ValidationError' }];
+    for (const issue of nested) {
+      const fullPath = [...path, ...issue.path];
+      run.issues.push({ path: fullPath, message: issue.message.replace(new RegExp(`^${escapeRegExp(issue.path.join('.'))}\\b`), fullPath.join('.')), name: 'ValidationError' });
+    }
+  }
+
+  for (const field of Object.values(component.fields)) {
+    const input = value[field.name];
+    switch (field.kind) {
+      case 'component': {
+        const nested = run.ctx.registry.components.get(field.component)!;
+        out[field.name] = await componentFieldValue(run, field, nested, input, [...path, field.name]);
+        break;
+      }
+      case 'relation':
+      case 'media': {
+        const target = field.kind === 'relation' ? field.target : 'plugin::upload.file';
+        const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
+        if (input === undefined || input === null) {
+          out[field.name] = toMany ? [] : null;
+          break;
+        }
+        try {
+          const parsed = parseRelationInput(field.name, input);
+          const ids = [...new Set(referencedIds(parsed))];
+          run.references.set(target, [...(run.references.get(target) ?? []), ...ids]);
+          out[field.name] = toMany ? ids : (ids.at(-1) ?? null);
+        } catch (err) {
+          if (!(err instanceof ValidationError)) throw err;
+          run.issues.push({ path: [...path, field.name], message: err.message, name: 'ValidationError' });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** prepareWriteData validates a content type's scalars; a component's scalars are the same thing. */
+function componentAsType(component: ComponentMeta): ContentTypeMeta {
+  return {
+    uid: component.uid,
+    kind: 'collectionType',
+    singularName: component.uid,
+    pluralName: component.uid,
+    table: '',
+    delegate: '',
+    draftAndPublish: false,
+    populateCreatorFields: false,
+    fields: component.fields,
+  };
+}
+
+/** Prisma-ready values (Date, BigInt, decimal strings) → the JSON the response would show. */
+function toStoredJson(field: ScalarFieldMeta, value: unknown): unknown {
+  if (value === null) return null;
+  if (field.type === 'json' || field.type === 'array' || field.type === 'password') return value;
+  return toResponseValue(field, value);
+}
+
+/** Every `id` in a stored component value, at any depth. */
+function collectIds(value: unknown, out = new Set<number>()): Set<number> {
+  if (Array.isArray(value)) for (const item of value) collectIds(item, out);
+  else if (isPlainObject(value)) {
+    if (typeof value.id === 'number') out.add(value.id);
+    for (const [key, child] of Object.entries(value)) if (key !== 'id') collectIds(child, out);
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,280 @@
+/**
+ * Fills populated fields into entries already read. The number of SQL statements depends
+ * on the shape of the populate tree, never on the number of rows: each relation or media
+ * field costs one statement per level, over all entries of that level at once (a link-table
+ * join for content types, an id lookup for relations stored inside components). Components
+ * and dynamic zones are read from the JSON already selected with their owner: no statement.
+ */
+import type { Database } from '../db/database.js';
+import { toResponseValue } from '../entity/input.js';
+import { ValidationError } from '../errors.js';
+import type { ComponentMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { isSelectableScalar } from '../meta.js';
+import { parseFields } from '../query/fields.js';
+import { compileFilters } from '../query/filters.js';
+import { parsePublicationState, selectList, type PublicationState } from '../query/list.js';
+import { compileOrderBy, parseSort } from '../query/sort.js';
+import { SqlBuilder } from '../query/sql.js';
+import { toEntry, type Entry } from '../rest/transform.js';
+import type { PopulateNode, PopulateTree } from './parse.js';
+
+export interface PopulateContext {
+  readonly db: Database;
+  readonly registry: Registry;
+  /** Largest number of entries one populated to-many field may hold; more → 400. */
+  readonly maxRelationEntries: number;
+  /** Default for draft & publish targets: `live` shows published entries only. */
+  readonly publicationState: PublicationState;
+}
+
+/** An entry read at some level: its raw row (JSON columns included) and its output. */
+export interface EntryItem {
+  readonly id: number;
+  readonly row: Record<string, unknown>;
+  readonly attributes: Record<string, unknown>;
+}
+
+/** A component instance read from JSON: its stored value and its output object. */
+interface InstanceItem {
+  readonly stored: Record<string, unknown>;
+  readonly out: Record<string, unknown>;
+}
+
+/** Component and dynamic-zone fields whose JSON must be selected with the rows. */
+export function jsonFieldsFor(tree: PopulateTree): string[] {
+  return [...tree.values()].filter((n) => n.field.kind === 'component' || n.field.kind === 'dynamiczone').map((n) => n.field.name);
+}
+
+export async function populateEntries(ctx: PopulateContext, items: readonly EntryItem[], tree: PopulateTree): Promise<void> {
+  if (items.length === 0 || tree.size === 0) return;
+  reserveKeys(items.map((i) => i.attributes), tree);
+  await Promise.all(
+    [...tree.values()].map((node) => {
+      switch (node.field.kind) {
+        case 'relation':
+        case 'media':
+          return populateLinked(ctx, items, node);
+        case 'component':
+          return populateComponent(ctx, items.map((i) => ({ stored: i.row, out: i.attributes })), node);
+        case 'dynamiczone':
+          return populateZone(ctx, items, node);
+      }
+    }),
+  );
+}
+
+async function populateInstances(ctx: PopulateContext, items: readonly InstanceItem[], tree: PopulateTree): Promise<void> {
+  if (items.length === 0 || tree.size === 0) return;
+  reserveKeys(items.map((i) => i.out), tree);
+  await Promise.all(
+    [...tree.values()].map((node) => {
+      switch (node.field.kind) {
+        case 'relation':
+        case 'media':
+          return populateStoredIds(ctx, items, node);
+        case 'component':
+          return populateComponent(ctx, items, node);
+        case 'dynamiczone':
+          return undefined; // not allowed inside components
+      }
+    }),
+  );
+}
+
+/**
+ * Fields are filled concurrently; reserving their keys first (in the order the parser
+ * produced) keeps the JSON key order independent of which query finishes first.
+ */
+function reserveKeys(outputs: readonly Record<string, unknown>[], tree: PopulateTree): void {
+  for (const out of outputs) for (const name of tree.keys()) out[name] = null;
+}
+
+function isToMany(node: PopulateNode): boolean {
+  return node.field.kind === 'relation' ? node.field.toMany : node.field.kind === 'media' && node.field.multiple;
+}
+
+function stateOf(ctx: PopulateContext, node: PopulateNode): PublicationState {
+  return node.query.publicationState === undefined ? ctx.publicationState : parsePublicationState(node.query.publicationState);
+}
+
+/** WHERE conditions on the target: the populate filters and its publication state. */
+function targetConditions(ctx: PopulateContext, node: PopulateNode, sql: SqlBuilder, alias: string): string[] {
+  const target = node.target!;
+  const conditions: string[] = [];
+  const filters = compileFilters(target, node.query.filters, sql, alias, ctx.registry);
+  if (filters) conditions.push(filters);
+  const publishedAt = target.fields['publishedAt'];
+  if (target.draftAndPublish && publishedAt?.kind === 'scalar' && stateOf(ctx, node) === 'live') {
+    conditions.push(`${sql.column(publishedAt.column, alias)} IS NOT NULL`);
+  }
+  return conditions;
+}
+
+/** Reads the targets, turns them into entries (one object per target id) and populates inside them. */
+async function readTargets(
+  ctx: PopulateContext,
+  node: PopulateNode,
+  build: (sql: SqlBuilder, select: string) => string,
+): Promise<{ rows: Record<string, unknown>[]; entries: Map<number, Entry> }> {
+  const target = node.target!;
+  const sql = new SqlBuilder(ctx.db.dialect);
+  const fields = parseFields(target, node.query.fields);
+  const select = selectList(target, fields, sql, 't', jsonFieldsFor(node.children));
+  const compiled = sql.finish(build(sql, select));
+  const rows = await ctx.db.query(compiled.sql, compiled.params);
+  const entries = new Map<number, Entry>();
+  const items: EntryItem[] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    if (entries.has(id)) continue;
+    const entry = toEntry(target, row, fields);
+    entries.set(id, entry);
+    items.push({ id, row, attributes: entry.attributes });
+  }
+  await populateEntries(ctx, items, node.children);
+  return { rows, entries };
+}
+
+function assertWithinLimit(ctx: PopulateContext, node: PopulateNode, count: number): void {
+  if (count > ctx.maxRelationEntries) {
+    throw new ValidationError(
+      `populate of "${node.field.name}" returns more than ${ctx.maxRelationEntries} entries for one entry; ` +
+        `narrow it with populate[${node.field.name}][filters] or raise the server's maxRelationEntries`,
+    );
+  }
+}
+
+/** Relations and media of content-type entries: one join over the link table. */
+async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
+  const field = node.field as Extract<FieldMeta, { kind: 'relation' | 'media' }>;
+  const link = field.link!;
+  const ownerIds = [...new Set(items.map((i) => i.id))];
+  const { rows, entries } = await readTargets(ctx, node, (sql, select) => {
+    const l = 'l';
+    const conditions = [
+      `${sql.column(link.ownerColumn, l)} IN (${ownerIds.map((id) => sql.param(id)).join(', ')})`,
+      ...targetConditions(ctx, node, sql, 't'),
+    ];
+    const sorts = parseSort(node.target!, node.query.sort);
+    const order = node.query.sort === undefined
+      ? `${sql.column(link.orderColumn, l)} ASC, ${sql.column('id', l)} ASC`
+      : compileOrderBy(sorts, sql, 't').replace(/^ORDER BY /, '');
+    return (
+      `SELECT ${sql.column(link.ownerColumn, l)} AS ${sql.ident('__owner')}, ${select} ` +
+      `FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
+      `ON ${sql.column('id', 't')} = ${sql.column(link.targetColumn, l)} ` +
+      `WHERE ${conditions.join(' AND ')} ORDER BY ${sql.column(link.ownerColumn, l)} ASC, ${order}`
+    );
+  });
+  const byOwner = new Map<number, Entry[]>();
+  for (const row of rows) {
+    const owner = Number(row.__owner);
+    const list = byOwner.get(owner) ?? [];
+    list.push(entries.get(Number(row.id))!);
+    byOwner.set(owner, list);
+  }
+  const toMany = isToMany(node);
+  for (const item of items) {
+    const list = byOwner.get(item.id) ?? [];
+    if (toMany) assertWithinLimit(ctx, node, list.length);
+    item.attributes[field.name] = { data: toMany ? list : (list[0] ?? null) };
+  }
+}
+
+/** Relations and media stored as ids inside component JSON: one lookup by id. */
+async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceItem[], node: PopulateNode): Promise<void> {
+  const name = node.field.name;
+  const idsOf = (item: InstanceItem): number[] => {
+    const value = item.stored[name];
+    const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+    return list.map((v) => Number(typeof v === 'object' && v !== null ? (v as { id: unknown }).id : v)).filter(Number.isSafeInteger);
+  };
+  const allIds = [...new Set(items.flatMap(idsOf))];
+  const toMany = isToMany(node);
+  let order = new Map<number, number>();
+  let entries = new Map<number, Entry>();
+  if (allIds.length > 0) {
+    const result = await readTargets(ctx, node, (sql, select) => {
+      const conditions = [`${sql.column('id', 't')} IN (${allIds.map((id) => sql.param(id)).join(', ')})`, ...targetConditions(ctx, node, sql, 't')];
+      const sorts = parseSort(node.target!, node.query.sort);
+      return `SELECT ${select} FROM ${sql.ident(node.target!.table)} ${sql.ident('t')} WHERE ${conditions.join(' AND ')} ${compileOrderBy(sorts, sql, 't')}`;
+    });
+    entries = result.entries;
+    order = new Map(result.rows.map((row, index) => [Number(row.id), index]));
+  }
+  for (const item of items) {
+    let list = idsOf(item).filter((id) => entries.has(id)).map((id) => entries.get(id)!);
+    if (node.query.sort !== undefined) list = [...list].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    if (toMany) assertWithinLimit(ctx, node, list.length);
+    item.out[name] = { data: toMany ? list : (list[0] ?? null) };
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+/** `{ id, ...visible scalar fields }` of a stored component instance. */
+function instanceOutput(component: ComponentMeta, stored: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: stored.id ?? null, ...extra };
+  for (const field of Object.values(component.fields)) {
+    if (field.name === 'id' || !isSelectableScalar(field)) continue;
+    out[field.name] = toResponseValue(field as ScalarFieldMeta, stored[field.name] ?? null);
+  }
+  return out;
+}
+
+function asObject(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+async function populateComponent(ctx: PopulateContext, owners: readonly InstanceItem[], node: PopulateNode): Promise<void> {
+  const field = node.field as Extract<FieldMeta, { kind: 'component' }>;
+  const component = ctx.registry.components.get(field.component)!;
+  const instances: InstanceItem[] = [];
+  for (const owner of owners) {
+    const value = parseJson(owner.stored[field.name]);
+    if (field.repeatable) {
+      const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
+      owner.out[field.name] = list.map((stored) => {
+        const out = instanceOutput(component, stored);
+        instances.push({ stored, out });
+        return out;
+      });
+    } else {
+      const stored = asObject(value);
+      if (stored) {
+        const out = instanceOutput(component, stored);
+        instances.push({ stored, out });
+        owner.out[field.name] = out;
+      } else {
+        owner.out[field.name] = null;
+      }
+    }
+  }
+  await populateInstances(ctx, instances, node.children);
+}
+
+async function populateZone(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
+  const byComponent = new Map<string, InstanceItem[]>();
+  for (const item of items) {
+    const value = parseJson(item.row[node.field.name]);
+    const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
+    item.attributes[node.field.name] = list
+      .filter((stored) => node.on.has(String(stored.__component)))
+      .map((stored) => {
+        const uid = String(stored.__component);
+        const out = instanceOutput(ctx.registry.components.get(uid)!, stored, { __component: uid });
+        const group = byComponent.get(uid) ?? [];
+        group.push({ stored, out });
+        byComponent.set(uid, group);
+        return out;
+      });
+  }
+  await Promise.all([...byComponent].map(([uid, group]) => populateInstances(ctx, group, node.on.get(uid)!)));
+}

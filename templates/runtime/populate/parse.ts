@@ -1,0 +1,163 @@
+/**
+ * Parses Strapi v4's `populate` parameter into a tree of what to populate, validated
+ * against the metadata: `*`, `a,b`, arrays, dotted paths `a.b.c`, `populate[a]=true|false|
+ * t|f|1|0`, nested `populate[a][populate]…`, per-field `fields`, `sort`, `filters`,
+ * `publicationState`, and dynamic-zone `on` fragments.
+ *
+ * Like Strapi, unknown, private and scalar keys are ignored, and relations whose target the
+ * caller may not `find` are dropped. Past `maxDepth` levels (`*` counts as one) → 400.
+ */
+import { ValidationError } from '../errors.js';
+import type {
+  ComponentFieldMeta,
+  ComponentMeta,
+  ContentTypeMeta,
+  DynamicZoneFieldMeta,
+  FieldMeta,
+  MediaFieldMeta,
+  Registry,
+  RelationFieldMeta,
+} from '../meta.js';
+
+export type PopulatableField = RelationFieldMeta | MediaFieldMeta | ComponentFieldMeta | DynamicZoneFieldMeta;
+
+/** Per-field query options inside a populate object. */
+export interface PopulateQuery {
+  readonly fields?: unknown;
+  readonly sort?: unknown;
+  readonly filters?: unknown;
+  readonly publicationState?: unknown;
+}
+
+export interface PopulateNode {
+  readonly field: PopulatableField;
+  /** Relations and media: the type they point at. */
+  readonly target?: ContentTypeMeta;
+  readonly query: PopulateQuery;
+  /** What to populate inside the target (relations, media) or the component. */
+  readonly children: PopulateTree;
+  /** Dynamic zones: what to populate inside each of its components, by component uid. */
+  readonly on: ReadonlyMap<string, PopulateTree>;
+}
+
+/** Field name → what to populate there, in request order. */
+export type PopulateTree = ReadonlyMap<string, PopulateNode>;
+
+export interface PopulateOptions {
+  readonly registry: Registry;
+  /** Levels of population allowed; `*` counts as one. */
+  readonly maxDepth: number;
+  /** May the caller `find` this content type? Targets it may not are not populated. */
+  readonly canFind?: (uid: string) => boolean;
+}
+
+type Owner = ContentTypeMeta | ComponentMeta;
+
+export const emptyTree: PopulateTree = new Map();
+
+const truthy = new Set(['true', 't', '1', '*']);
+const falsy = new Set(['false', 'f', '0']);
+
+export function parsePopulate(owner: Owner, raw: unknown, options: PopulateOptions, depth = 1): PopulateTree {
+  if (raw === undefined || raw === null || raw === '') return emptyTree;
+  const tree = new Map<string, PopulateNode>();
+  const add = (name: string, spec: unknown) => {
+    const field = owner.fields[name];
+    if (!field || !isPopulatable(field) || field.private) return; // ignored like Strapi
+    const node = buildNode(field, spec, options, depth);
+    if (!node) return;
+    const existing = tree.get(name);
+    tree.set(name, existing ? mergeNodes(existing, node) : node);
+  };
+
+  if (typeof raw === 'string') {
+    if (raw === '*') {
+      for (const [name, field] of Object.entries(owner.fields)) if (isPopulatable(field)) add(name, true);
+    } else {
+      for (const path of raw.split(',')) addPath(path.trim(), add);
+    }
+  } else if (Array.isArray(raw)) {
+    for (const item of raw) {
+      if (typeof item === 'string') for (const path of item.split(',')) addPath(path.trim(), add);
+    }
+  } else if (typeof raw === 'object') {
+    for (const [name, spec] of Object.entries(raw as Record<string, unknown>)) add(name, spec);
+  } else if (raw === true) {
+    return parsePopulate(owner, '*', options, depth);
+  }
+  // Populated fields appear in the model's order, whatever order the request named them in.
+  const order = Object.keys(owner.fields);
+  return new Map([...tree].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
+}
+
+/** `a.b.c` → populate a with `b.c` inside it. */
+function addPath(path: string, add: (name: string, spec: unknown) => void): void {
+  if (path === '') return;
+  const dot = path.indexOf('.');
+  if (dot === -1) add(path, true);
+  else add(path.slice(0, dot), { populate: path.slice(dot + 1) });
+}
+
+function buildNode(field: PopulatableField, spec: unknown, options: PopulateOptions, depth: number): PopulateNode | undefined {
+  if (spec === false || (typeof spec === 'string' && falsy.has(spec))) return undefined;
+  if (depth > options.maxDepth) {
+    throw new ValidationError(`populate is nested deeper than ${options.maxDepth} levels (at "${field.name}")`);
+  }
+  const object = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? (spec as Record<string, unknown>) : undefined;
+  if (!object && !(spec === true || (typeof spec === 'string' && truthy.has(spec)))) return undefined;
+
+  const query: PopulateQuery = object
+    ? { fields: object.fields, sort: object.sort, filters: object.filters, publicationState: object.publicationState }
+    : {};
+  const nested = object?.populate;
+
+  switch (field.kind) {
+    case 'relation':
+    case 'media': {
+      const uid = field.kind === 'relation' ? field.target : 'plugin::upload.file';
+      const target = options.registry.contentTypes.get(uid);
+      if (!target || (options.canFind && !options.canFind(uid))) return undefined;
+      return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
+    }
+    case 'component': {
+      const component = options.registry.components.get(field.component);
+      if (!component) return undefined;
+      return { field, query, children: parsePopulate(component, nested, options, depth + 1), on: new Map() };
+    }
+    case 'dynamiczone': {
+      // `populate[dz][populate]=…` applies inside every component of the zone; `on` per component.
+      const on = new Map<string, PopulateTree>();
+      const fragments = object?.on !== null && typeof object?.on === 'object' ? (object.on as Record<string, unknown>) : undefined;
+      for (const uid of field.components) {
+        const component = options.registry.components.get(uid);
+        if (!component) continue;
+        const fragment = fragments ? fragments[uid] : { populate: nested };
+        if (fragments && fragment === undefined) continue;
+        const fragmentPopulate = fragment !== null && typeof fragment === 'object' ? (fragment as Record<string, unknown>).populate : fragment;
+        on.set(uid, parsePopulate(component, fragmentPopulate, options, depth + 1));
+      }
+      // An empty `on: {}` omits the zone, like Strapi.
+      if (fragments && on.size === 0) return undefined;
+      return { field, query, children: emptyTree, on };
+    }
+  }
+}
+
+function mergeNodes(a: PopulateNode, b: PopulateNode): PopulateNode {
+  const children = new Map(a.children);
+  for (const [name, node] of b.children) {
+    const existing = children.get(name);
+    children.set(name, existing ? mergeNodes(existing, node) : node);
+  }
+  const on = new Map(a.on);
+  for (const [uid, tree] of b.on) on.set(uid, tree);
+  return { ...a, query: { ...a.query, ...definedOnly(b.query) }, children, on };
+}
+
+function definedOnly(query: PopulateQuery): PopulateQuery {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+}
+
+export function isPopulatable(field: FieldMeta): field is PopulatableField {
+  return field.kind !== 'scalar';
+}

@@ -1,0 +1,254 @@
+/**
+ * Relations, components and dynamic zones over HTTP on the blog server: every write
+ * syntax, every populate form, deep filters, and a query count that does not grow with
+ * the number of rows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { client } from '../helpers/http.js';
+
+let built: BuiltServer;
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+const ids = { ann: 0, bob: 0, news: 0, t: [] as number[] };
+
+async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+beforeAll(async () => {
+  built = await buildFixture('blog');
+  server = await startServer(built.dir, { SERVER_TIMING: '1' });
+  api = client(server.url);
+  ids.ann = (await ok(api.post('/api/authors', { data: { name: 'Ann', email: 'ann@example.com' } }))).data.id;
+  ids.bob = (await ok(api.post('/api/authors', { data: { name: 'Bob', email: 'bob@example.com' } }))).data.id;
+  ids.news = (await ok(api.post('/api/categories', { data: { name: 'News' } }))).data.id;
+  for (const name of ['t1', 't2', 't3', 't4']) ids.t.push((await ok(api.post('/api/tags', { data: { name } }))).data.id);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await built?.cleanup();
+});
+
+const tagNames = (body: any) => body.data.attributes.tags.data.map((t: any) => t.attributes.name);
+
+describe('relation writes', () => {
+  it('shorthand ids: a number, a numeric string, an array, {id}; order of a to-many is kept', async () => {
+    const res = await ok(api.post('/api/articles?populate=*', { data: { title: 'Shorthand', author: ids.ann, category: String(ids.news), tags: [ids.t[2], { id: ids.t[0] }] } }));
+    expect(res.data.attributes.author.data).toMatchObject({ id: ids.ann, attributes: { name: 'Ann' } });
+    expect(res.data.attributes.category.data.id).toBe(ids.news);
+    expect(tagNames(res)).toEqual(['t3', 't1']);
+  });
+
+  it('set replaces; null clears; connect/disconnect with positions edit in place', async () => {
+    const id = (await ok(api.post('/api/articles', { data: { title: 'Edit me', tags: [ids.t[0], ids.t[1]] } }))).data.id;
+    const q = '?populate[tags][fields][0]=name';
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: { set: [ids.t[3], ids.t[2]] } } })))).toEqual(['t4', 't3']);
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: { connect: [{ id: ids.t[0], position: { start: true } }] } } })))).toEqual(['t1', 't4', 't3']);
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: { connect: [{ id: ids.t[1], position: { before: ids.t[2] } }] } } })))).toEqual(['t1', 't4', 't2', 't3']);
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: { connect: [{ id: ids.t[2], position: { after: ids.t[0] } }], disconnect: [ids.t[3]] } } })))).toEqual(['t1', 't3', 't2']);
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: { disconnect: [{ id: ids.t[0] }, 9999] } } })))).toEqual(['t3', 't2']);
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { tags: null } })))).toEqual([]);
+    // not sending the field leaves it alone
+    await ok(api.put(`/api/articles/${id}`, { data: { tags: [ids.t[0]] } }));
+    expect(tagNames(await ok(api.put(`/api/articles/${id}${q}`, { data: { title: 'Still tagged' } })))).toEqual(['t1']);
+  });
+
+  it('connect positions that refer to ids connected later in the same array', async () => {
+    const id = (await ok(api.post('/api/articles', { data: { title: 'Deferred' } }))).data.id;
+    const body = await ok(api.put(`/api/articles/${id}?populate=tags`, { data: { tags: { connect: [{ id: ids.t[0], position: { after: ids.t[1] } }, { id: ids.t[1] }] } } }));
+    expect(tagNames(body)).toEqual(['t2', 't1']);
+  });
+
+  it('400 for unknown ids, a position anchor that is not connected, and the same id twice', async () => {
+    const missing = await api.post('/api/articles', { data: { title: 'Missing', tags: [ids.t[0], 9998, 9999] } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('2 relation(s) of type api::tag.tag associated with this entity do not exist');
+    const anchor = await api.post('/api/articles', { data: { title: 'Anchor', tags: { connect: [{ id: ids.t[0], position: { before: ids.t[1] } }] } } });
+    expect(anchor.status).toBe(400);
+    expect(anchor.body.error.message).toMatch(/The relation with id \d+ needs to be connected first/);
+    const lax = await api.post('/api/articles?populate=tags', { data: { title: 'Lax', tags: { connect: [{ id: ids.t[0], position: { before: ids.t[1] } }], options: { strict: false } } } });
+    expect(tagNames(lax.body)).toEqual(['t1']);
+    const twice = await api.post('/api/articles', { data: { title: 'Twice', tags: { connect: [ids.t[0], ids.t[0]] } } });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.message).toBe(`The relation with id ${ids.t[0]} is already connected. You cannot connect the same relation twice.`);
+  });
+
+  it('a failed write leaves nothing behind (transaction)', async () => {
+    const before = (await ok(api.get('/api/articles?publicationState=preview'))).meta.pagination.total;
+    const res = await api.post('/api/articles', { data: { title: 'Half', author: ids.ann, tags: [9999] } });
+    expect(res.status).toBe(400);
+    expect((await ok(api.get('/api/articles?publicationState=preview'))).meta.pagination.total).toBe(before);
+  });
+
+  it('the inverse side reads and writes the same links', async () => {
+    const article = (await ok(api.post('/api/articles', { data: { title: 'By Bob' } }))).data.id;
+    await ok(api.put(`/api/authors/${ids.bob}`, { data: { articles: { connect: [article] } } }));
+    const read = await ok(api.get(`/api/articles/${article}?populate[author][fields][0]=name`));
+    expect(read.data.attributes.author.data.attributes).toEqual({ name: 'Bob' });
+    // manyToOne: connecting the article to Ann moves it away from Bob
+    await ok(api.put(`/api/articles/${article}`, { data: { author: ids.ann } }));
+    const bob = await ok(api.get(`/api/authors/${ids.bob}?populate[articles][fields][0]=title`));
+    expect(bob.data.attributes.articles.data.map((a: any) => a.attributes.title)).not.toContain('By Bob');
+  });
+
+  it('deleting an entry removes its links, not the entries it pointed to', async () => {
+    const article = (await ok(api.post('/api/articles', { data: { title: 'Doomed', author: ids.ann, tags: [ids.t[0]] } }))).data.id;
+    await ok(api.del(`/api/articles/${article}`));
+    expect((await api.get(`/api/authors/${ids.ann}`)).status).toBe(200);
+    const tag = await ok(api.get(`/api/tags/${ids.t[0]}?populate[articles][fields][0]=title`));
+    expect(tag.data.attributes.articles.data.map((a: any) => a.attributes.title)).not.toContain('Doomed');
+  });
+});
+
+describe('components and dynamic zones', () => {
+  it('are written whole, returned with ids, and keep ids on update', async () => {
+    const created = await ok(
+      api.post('/api/articles?populate=*', {
+        data: {
+          title: 'With parts',
+          seo: { metaTitle: 'Meta', metaDescription: 'Desc' },
+          blocks: [
+            { __component: 'shared.quote', title: 'Q', body: 'B' },
+            { __component: 'shared.rich-text', body: '# R' },
+          ],
+        },
+      }),
+    );
+    const a = created.data.attributes;
+    expect(a.seo).toEqual({ id: expect.any(Number), metaTitle: 'Meta', metaDescription: 'Desc' });
+    expect(a.blocks).toEqual([
+      { id: expect.any(Number), __component: 'shared.quote', title: 'Q', body: 'B' },
+      { id: expect.any(Number), __component: 'shared.rich-text', body: '# R' },
+    ]);
+    const updated = await ok(api.put(`/api/articles/${created.data.id}?populate[seo]=true`, { data: { seo: { id: a.seo.id, metaTitle: 'New' } } }));
+    expect(updated.data.attributes.seo).toEqual({ id: a.seo.id, metaTitle: 'New', metaDescription: null });
+  });
+
+  it('are not returned unless populated', async () => {
+    const res = await ok(api.get('/api/articles?pagination[pageSize]=1&publicationState=preview'));
+    expect(res.data[0].attributes).not.toHaveProperty('seo');
+    expect(res.data[0].attributes).not.toHaveProperty('blocks');
+  });
+
+  it('validate with full paths', async () => {
+    const res = await api.post('/api/articles', { data: { title: 'Bad parts', seo: { metaDescription: 'x' }, blocks: [{ __component: 'shared.nope' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toEqual([
+      { path: ['seo', 'metaTitle'], message: 'seo.metaTitle must be defined.', name: 'ValidationError' },
+      { path: ['blocks', '0', '__component'], message: 'blocks.0.__component must be one of the following values: shared.quote, shared.rich-text', name: 'ValidationError' },
+    ]);
+  });
+
+  it('dynamic zone fragments: populate[blocks][on][shared.quote]', async () => {
+    await ok(api.post('/api/articles', { data: { title: 'Zone', blocks: [{ __component: 'shared.quote', title: 'only' }, { __component: 'shared.rich-text', body: 'x' }] } }));
+    const res = await ok(api.get('/api/articles?filters[title]=Zone&populate[blocks][on][shared.quote]=true'));
+    expect(res.data[0].attributes.blocks.map((b: any) => b.__component)).toEqual(['shared.quote']);
+  });
+});
+
+describe('populate forms', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = (await ok(api.post('/api/articles', { data: { title: 'Populated', author: ids.ann, category: ids.news, tags: [ids.t[1], ids.t[0]], seo: { metaTitle: 'S' } } }))).data.id;
+  });
+  const keys = async (query: string) => Object.keys((await ok(api.get(`/api/articles/${id}?fields[0]=title&${query}`))).data.attributes);
+
+  it.each([
+    ['populate=*', ['title', 'author', 'category', 'tags', 'cover', 'seo', 'blocks']],
+    ['populate=author,tags', ['title', 'author', 'tags']],
+    ['populate[0]=category', ['title', 'category']],
+    ['populate[author]=true&populate[tags]=t&populate[category]=0', ['title', 'author', 'tags']],
+    ['populate[author]=1&populate[seo]=f', ['title', 'author']],
+    ['populate[nope]=true&populate[title]=true', ['title']],
+    ['', ['title']],
+  ])('%s', async (query, expected) => {
+    expect(await keys(query)).toEqual(expected);
+  });
+
+  it('nested populate, fields, sort and filters inside a populated relation', async () => {
+    const res = await ok(
+      api.get(
+        `/api/articles/${id}?fields[0]=title&populate[author][fields][0]=name&populate[author][populate][articles][fields][0]=title&populate[author][populate][articles][filters][title][$eq]=Populated` +
+          `&populate[tags][sort][0]=name:desc&populate[tags][fields][0]=name`,
+      ),
+    );
+    expect(res.data.attributes.author.data.attributes).toEqual({ name: 'Ann', articles: { data: [{ id, attributes: { title: 'Populated' } }] } });
+    expect(res.data.attributes.tags.data.map((t: any) => t.attributes.name)).toEqual(['t2', 't1']);
+  });
+
+  it('dotted paths', async () => {
+    const res = await ok(api.get(`/api/articles/${id}?fields[0]=title&populate=author.articles`));
+    expect(res.data.attributes.author.data.attributes.articles.data.length).toBeGreaterThan(0);
+  });
+
+  it('400 past the maximum populate depth', async () => {
+    const deep = 'populate[author][populate][articles][populate][author][populate][articles][populate][author][populate][articles]=true';
+    const res = await api.get(`/api/articles/${id}?${deep}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/populate is nested deeper than 5 levels/);
+  });
+
+  it('live by default: drafts are not populated', async () => {
+    const draft = (await ok(api.post('/api/articles', { data: { title: 'Draft of Ann', author: ids.ann, publishedAt: null } }))).data.id;
+    const res = await ok(api.get(`/api/authors/${ids.ann}?populate[articles][fields][0]=title`));
+    expect(res.data.attributes.articles.data.map((a: any) => a.id)).not.toContain(draft);
+    const preview = await ok(api.get(`/api/authors/${ids.ann}?populate[articles][fields][0]=title&populate[articles][publicationState]=preview`));
+    expect(preview.data.attributes.articles.data.map((a: any) => a.id)).toContain(draft);
+  });
+});
+
+describe('deep filters and sort', () => {
+  it.each([
+    ['filters[author][name][$eq]=Ann', 1],
+    ['filters[author][name][$eq]=Nobody', 0],
+    ['filters[author]=999999', 0],
+    ['filters[tags][name][$in][0]=t2', 1],
+    ['filters[tags][name][$eq]=t4', 0],
+    ['filters[author][$null]=true', 0],
+    ['filters[author][$notNull]=true', 1],
+    ['filters[$or][0][author][name]=Nobody&filters[$or][1][category][name]=News', 1],
+  ])('%s → %i entries', async (query, expected) => {
+    const res = await ok(api.get(`/api/articles?${query}&filters[title][$eq]=Populated&fields[0]=title`));
+    expect(res.data).toHaveLength(expected);
+  });
+
+  it('filters through a relation by id', async () => {
+    const res = await ok(api.get(`/api/articles?filters[author][id][$eq]=${ids.ann}&filters[title]=Populated&fields[0]=title`));
+    expect(res.data).toHaveLength(1);
+    const short = await ok(api.get(`/api/articles?filters[author]=${ids.ann}&filters[title]=Populated&fields[0]=title`));
+    expect(short.data).toHaveLength(1);
+  });
+
+  it('400 for an unknown attribute under a relation', async () => {
+    const res = await api.get('/api/articles?filters[author][nope][$eq]=x');
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Invalid parameter nope');
+  });
+});
+
+describe('query count', () => {
+  it('a list with populate=* runs the same number of statements for 10 and for 100 entries', async () => {
+    for (let i = 0; i < 100; i++) {
+      await ok(api.post('/api/articles', {
+        data: { title: `Bulk ${i}`, author: i % 2 ? ids.ann : ids.bob, category: ids.news, tags: [ids.t[i % 4], ids.t[(i + 1) % 4]], seo: { metaTitle: `S${i}` }, blocks: [{ __component: 'shared.quote', title: 'q' }] },
+      }));
+    }
+    const count = async (pageSize: number) => {
+      const res = await api.get(`/api/articles?filters[title][$startsWith]=Bulk&pagination[pageSize]=${pageSize}&populate=*`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(pageSize);
+      return Number(/desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+    };
+    const ten = await count(10);
+    const hundred = await count(100);
+    expect(ten).toBeGreaterThan(0);
+    expect(hundred).toBe(ten);
+    // list + count + one per relation/media field (author, category, tags, cover)
+    expect(ten).toBe(6);
+  });
+});
