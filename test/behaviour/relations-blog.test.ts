@@ -224,6 +224,27 @@ describe('deep filters and sort', () => {
     expect(short.data).toHaveLength(1);
   });
 
+  it('sorts through a to-one relation and a single component', async () => {
+    await ok(api.post('/api/articles', { data: { title: 'Sort A', author: ids.bob, seo: { metaTitle: 'zeta' } } }));
+    await ok(api.post('/api/articles', { data: { title: 'Sort B', author: ids.ann, seo: { metaTitle: 'alpha' } } }));
+    const titles = async (q: string) => (await ok(api.get(`/api/articles?filters[title][$startsWith]=Sort&fields[0]=title&${q}`))).data.map((e: any) => e.attributes.title);
+    expect(await titles('sort=author.name:asc')).toEqual(['Sort B', 'Sort A']);
+    expect(await titles('sort[author][name]=desc')).toEqual(['Sort A', 'Sort B']);
+    expect(await titles('sort=seo.metaTitle')).toEqual(['Sort B', 'Sort A']);
+    const bad = await api.get('/api/articles?sort=tags.name:asc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('Invalid parameter tags.name');
+  });
+
+  it('filters through a component', async () => {
+    const titles = async (q: string) => (await ok(api.get(`/api/articles?filters[title][$startsWith]=Sort&fields[0]=title&${q}`))).data.map((e: any) => e.attributes.title);
+    expect(await titles('filters[seo][metaTitle][$eq]=zeta')).toEqual(['Sort A']);
+    expect(await titles('filters[seo][metaTitle][$containsi]=ALP')).toEqual(['Sort B']);
+    expect(await titles('filters[seo][metaDescription][$null]=true')).toEqual(['Sort A', 'Sort B']);
+    const bad = await api.get('/api/articles?filters[seo][nope]=1');
+    expect(bad.status).toBe(400);
+  });
+
   it('400 for an unknown attribute under a relation', async () => {
     const res = await api.get('/api/articles?filters[author][nope][$eq]=x');
     expect(res.status).toBe(400);

@@ -155,7 +155,7 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
       `${sql.column(link.ownerColumn, l)} IN (${ownerIds.map((id) => sql.param(id)).join(', ')})`,
       ...targetConditions(ctx, node, sql, 't'),
     ];
-    const sorts = parseSort(node.target!, node.query.sort);
+    const sorts = parseSort(node.target!, node.query.sort, ctx.registry);
     const order = node.query.sort === undefined
       ? `${sql.column(link.orderColumn, l)} ASC, ${sql.column('id', l)} ASC`
       : compileOrderBy(sorts, sql, 't').replace(/^ORDER BY /, '');
@@ -196,7 +196,7 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
   if (allIds.length > 0) {
     const result = await readTargets(ctx, node, (sql, select) => {
       const conditions = [`${sql.column('id', 't')} IN (${allIds.map((id) => sql.param(id)).join(', ')})`, ...targetConditions(ctx, node, sql, 't')];
-      const sorts = parseSort(node.target!, node.query.sort);
+      const sorts = parseSort(node.target!, node.query.sort, ctx.registry);
       return `SELECT ${select} FROM ${sql.ident(node.target!.table)} ${sql.ident('t')} WHERE ${conditions.join(' AND ')} ${compileOrderBy(sorts, sql, 't')}`;
     });
     entries = result.entries;

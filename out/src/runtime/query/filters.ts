@@ -18,6 +18,7 @@ import { and, not, or } from './conditions.js';
 import { encodeText, toTruthy } from './encode.js';
 import { findField, isHiddenField } from './field-lookup.js';
 import { isPlainObject } from './is-plain-object.js';
+import { jsonElements, jsonScalar } from './json.js';
 import {
   type AttributeOperator,
   type ComparisonOperator,
@@ -36,6 +37,10 @@ interface FilterContext {
   readonly alias: string | undefined;
   /** Needed to filter through relations and media; without it they are 400s. */
   readonly registry: Registry | undefined;
+  /** Inside component JSON: the expression of a scalar field (instead of a column). */
+  readonly columnOf?: (field: ScalarFieldMeta) => string;
+  /** Inside component JSON: the JSON expression holding the component's object. */
+  readonly json?: { readonly base: string; readonly keys: readonly string[] };
 }
 
 /** One attribute being filtered: its metadata and its quoted column. */
@@ -125,7 +130,7 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
         {
           sql: ctx.sql,
           field,
-          column: ctx.sql.column(field.column, ctx.alias),
+          column: ctx.columnOf ? ctx.columnOf(field) : ctx.sql.column(field.column, ctx.alias),
           strictOperators: key === 'id',
         },
         value,
@@ -147,7 +152,8 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
  * whether any target is linked. Component fields (JSON) are not filterable yet: 400.
  */
 function compileNestedField(ctx: FilterContext, key: string, field: Exclude<FieldMeta, ScalarFieldMeta>, value: unknown): string | undefined {
-  if (field.kind === 'component' || field.kind === 'dynamiczone' || !field.link || !ctx.registry) throw invalidParameter(key);
+  if (field.kind === 'component') return compileComponentField(ctx, key, field, value);
+  if (field.kind === 'dynamiczone' || !field.link || !ctx.registry || ctx.json) throw invalidParameter(key);
   const target = ctx.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
   if (!target) throw invalidParameter(key);
   if (value === undefined || isEmptyObject(value)) return undefined;
@@ -169,6 +175,36 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   // Scalars, arrays and operator objects compare the target's id; attribute keys filter the target.
   const nested = !isPlainObject(value) || Object.keys(value).every((k) => k.startsWith('$') && isAttributeOperator(k)) ? { id: value } : value;
   return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry }, nested, key));
+}
+
+/**
+ * `filters[seo][metaTitle][$eq]=x` (single component) reads the JSON of the owner's column;
+ * `filters[parts][label][$eq]=x` (repeatable) asks whether any element matches.
+ * Relations inside components are not filterable (their ids live in JSON): 400.
+ */
+function compileComponentField(ctx: FilterContext, key: string, field: Extract<FieldMeta, { kind: 'component' }>, value: unknown): string | undefined {
+  const component = ctx.registry?.components.get(field.component);
+  if (!component) throw invalidParameter(key);
+  if (value === undefined || isEmptyObject(value)) return undefined;
+  if (!isPlainObject(value) || Object.keys(value).some((k) => k.startsWith('$') && isAttributeOperator(k))) throw invalidParameter(key);
+  const { sql } = ctx;
+  const inner = (base: string, keys: readonly string[]): FilterContext => ({
+    meta: component as ContentTypeMeta,
+    sql,
+    alias: undefined,
+    registry: ctx.registry,
+    json: { base, keys },
+    columnOf: (scalar) => jsonScalar(sql, base, [...keys, scalar.name], scalar),
+  });
+  // The JSON holding this component: a column of the owner, or a key inside the parent's JSON.
+  const here = ctx.json
+    ? { base: ctx.json.base, keys: [...ctx.json.keys, field.column] }
+    : { base: sql.column(field.column, ctx.alias), keys: [] as string[] };
+  if (!field.repeatable) return compileWhere(inner(here.base, here.keys), value, key);
+  if (here.keys.length > 0) throw invalidParameter(key); // a repeatable component inside another component's JSON
+  const { from, element } = jsonElements(sql, here.base);
+  const condition = compileWhere(inner(element, []), value, key);
+  return `EXISTS (SELECT 1 FROM ${from}${condition === undefined ? '' : ` WHERE ${condition}`})`;
 }
 
 /** The value under an attribute key. */

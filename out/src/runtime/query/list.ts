@@ -113,7 +113,7 @@ function statement(parts: ReadonlyArray<string | undefined>): string {
 export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unknown>, options: ReadOptions): FindQuery {
   const sql = new SqlBuilder(options.dialect);
   const fields = parseFields(meta, query['fields']);
-  const sorts = parseSort(meta, query['sort']);
+  const sorts = parseSort(meta, query['sort'], options.registry);
   const pagination = resolvePagination(query['pagination'], options);
   const publicationState = parsePublicationState(query['publicationState']);
 
@@ -127,7 +127,7 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
 
   // Both statements share the WHERE clause and so the same parameters.
   const select = sql.finish(
-    statement([`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)}`, from, where, compileOrderBy(sorts, sql), compileLimit(sql, pagination)]),
+    statement([`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)}`, from, where, compileOrderBy(sorts, sql, undefined, meta.table), compileLimit(sql, pagination)]),
   );
   const count = pagination.withCount ? sql.finish(statement([`SELECT COUNT(*) AS ${sql.ident('count')}`, from, where])) : null;
   return { select, count, fields, pagination };

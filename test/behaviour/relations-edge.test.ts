@@ -1,0 +1,110 @@
+/**
+ * Relation kinds on the edge models: self-relations, two-way oneToOne, one-way manyToOne,
+ * manyToMany and oneToMany (whose targets belong to one entry at a time), and filters
+ * through repeatable and nested components.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { client } from '../helpers/http.js';
+
+let built: BuiltServer;
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+const person = async (name: string, data: Record<string, unknown> = {}) => (await ok(api.post('/api/people', { data: { name, ...data } }))).data.id as number;
+const names = (relation: any) => (Array.isArray(relation.data) ? relation.data.map((e: any) => e.attributes.name) : relation.data?.attributes.name ?? null);
+
+beforeAll(async () => {
+  built = await buildFixture('edge');
+  server = await startServer(built.dir);
+  api = client(server.url);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await built?.cleanup();
+});
+
+describe('self-relations', () => {
+  it('two-way oneToOne: each side sees the other; linking moves the partner', async () => {
+    const ann = await person('Ann');
+    const bob = await person('Bob', { partner: ann });
+    const annRead = await ok(api.get(`/api/people/${ann}?populate[partnerOf][fields][0]=name&populate[partner][fields][0]=name`));
+    expect(names(annRead.data.attributes.partnerOf)).toBe('Bob');
+    expect(names(annRead.data.attributes.partner)).toBeNull();
+    // Cid takes Ann: Bob no longer has a partner (oneToOne on both sides)
+    await person('Cid', { partner: ann });
+    const bobRead = await ok(api.get(`/api/people/${bob}?populate[partner]=true`));
+    expect(bobRead.data.attributes.partner.data).toBeNull();
+  });
+
+  it('one-way manyToMany and manyToOne to the same type', async () => {
+    const a = await person('A');
+    const b = await person('B');
+    const c = await person('C', { friends: [b, a], manager: a });
+    const read = await ok(api.get(`/api/people/${c}?populate=friends,manager`));
+    expect(names(read.data.attributes.friends)).toEqual(['B', 'A']);
+    expect(names(read.data.attributes.manager)).toBe('A');
+    // one-way: A has no field that shows C
+    expect(Object.keys((await ok(api.get(`/api/people/${a}?populate=*`))).data.attributes)).not.toContain('subordinates');
+  });
+
+  it('one-way oneToMany: a target belongs to one entry at a time', async () => {
+    const post = (await ok(api.post('/api/blog-posts', { data: { headline: 'Shared post' } }))).data.id;
+    const first = await person('First', { posts: [post] });
+    const second = await person('Second', { posts: [post] });
+    expect((await ok(api.get(`/api/people/${first}?populate=posts`))).data.attributes.posts.data).toEqual([]);
+    expect((await ok(api.get(`/api/people/${second}?populate=posts`))).data.attributes.posts.data.map((p: any) => p.id)).toEqual([post]);
+  });
+
+  it('deleting a person removes the links that point at it', async () => {
+    const boss = await person('Boss');
+    const worker = await person('Worker', { manager: boss });
+    await ok(api.del(`/api/people/${boss}`));
+    expect((await ok(api.get(`/api/people/${worker}?populate=manager`))).data.attributes.manager.data).toBeNull();
+  });
+});
+
+describe('components', () => {
+  beforeAll(async () => {
+    for (const [n, parts] of [
+      [1, [{ label: 'wheel', weight: 2, child: { note: 'round' } }, { label: 'axle', weight: 5 }]],
+      [2, [{ label: 'bolt', weight: 0.1 }]],
+    ] as const) {
+      await ok(api.post('/api/kitchen-sinks', { data: { requiredNumber: n, parts } }));
+    }
+  });
+  const numbers = async (q: string) => (await ok(api.get(`/api/kitchen-sinks?fields[0]=requiredNumber&${q}`))).data.map((e: any) => e.attributes.requiredNumber);
+
+  it('a repeatable component matches when any element matches', async () => {
+    expect(await numbers('filters[parts][label][$eq]=axle')).toEqual([1]);
+    expect(await numbers('filters[parts][weight][$lt]=1')).toEqual([2]);
+    expect(await numbers('filters[parts][label][$in][0]=bolt&filters[parts][label][$in][1]=wheel')).toEqual([1, 2]);
+  });
+
+  it('a component nested in an element', async () => {
+    expect(await numbers('filters[parts][child][note][$eq]=round')).toEqual([1]);
+  });
+
+  it('populates nested components only when asked', async () => {
+    const res = await ok(api.get('/api/kitchen-sinks?filters[requiredNumber]=1&fields[0]=requiredNumber&populate[parts][populate]=child'));
+    expect(res.data[0].attributes.parts).toEqual([
+      { id: expect.any(Number), label: 'wheel', weight: 2, child: { id: expect.any(Number), note: 'round' } },
+      { id: expect.any(Number), label: 'axle', weight: 5, child: null },
+    ]);
+    const flat = await ok(api.get('/api/kitchen-sinks?filters[requiredNumber]=1&fields[0]=requiredNumber&populate=parts'));
+    expect(flat.data[0].attributes.parts[0]).not.toHaveProperty('child');
+  });
+
+  it('enforces the repeatable min and max', async () => {
+    const res = await api.post('/api/kitchen-sinks', { data: { requiredNumber: 3, parts: [{ label: 'a' }, { label: 'b' }, { label: 'c' }, { label: 'd' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors[0]).toEqual({ path: ['parts'], message: 'parts field must have less than or equal to 3 items', name: 'ValidationError' });
+  });
+});
