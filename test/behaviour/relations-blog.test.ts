@@ -159,7 +159,7 @@ describe('populate forms', () => {
   const keys = async (query: string) => Object.keys((await ok(api.get(`/api/articles/${id}?fields[0]=title&${query}`))).data.attributes);
 
   it.each([
-    ['populate=*', ['title', 'author', 'category', 'tags', 'cover', 'seo', 'blocks']],
+    ['populate=*', ['title', 'author', 'category', 'tags', 'cover', 'seo', 'links', 'blocks']],
     ['populate=author,tags', ['title', 'author', 'tags']],
     ['populate[0]=category', ['title', 'category']],
     ['populate[author]=true&populate[tags]=t&populate[category]=0', ['title', 'author', 'tags']],

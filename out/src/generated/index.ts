@@ -2,6 +2,7 @@
 /** Every content type and component of this server, and the REST routes of the content types. */
 import type { ComponentMeta, ContentTypeMeta, Registry } from '../runtime/meta.js';
 import type { Route } from '../runtime/rest/routes.js';
+import { sharedLink } from './components/shared.link.js';
 import { sharedQuote } from './components/shared.quote.js';
 import { sharedRichText } from './components/shared.rich-text.js';
 import { sharedSeo } from './components/shared.seo.js';
@@ -33,6 +34,7 @@ export const contentTypes: readonly ContentTypeMeta[] = [
 ];
 
 export const components: readonly ComponentMeta[] = [
+  sharedLink,
   sharedQuote,
   sharedRichText,
   sharedSeo,

@@ -210,6 +210,14 @@ export const article = {
       },
     },
     seo: { kind: 'component', name: 'seo', component: 'shared.seo', repeatable: false, column: 'seo' },
+    links: {
+      kind: 'component',
+      name: 'links',
+      component: 'shared.link',
+      repeatable: true,
+      column: 'links',
+      max: 10,
+    },
     blocks: {
       kind: 'dynamiczone',
       name: 'blocks',
