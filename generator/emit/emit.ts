@@ -4,6 +4,7 @@
  */
 import type { Schema } from '../ir/types.js';
 import { bannerText, userFileText, withHeader } from '../write/banner.js';
+import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import { emitProject } from './project/project.js';
@@ -17,8 +18,9 @@ export interface EmitOptions {
 /** Ordered list of emitters; adding an output family means adding a row. */
 const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => emitProject(ir, options),
-  (ir) => emitPrismaSchema(ir),
+  (ir) => emitPrismaSchema(ir, authPrismaModels(ir)),
   (ir) => emitContentTypes(ir),
+  (ir) => emitAuth(ir),
   () => emitRuntime(),
 ];
 

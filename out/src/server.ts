@@ -3,13 +3,24 @@
 import { fileURLToPath } from 'node:url';
 import { PrismaClient } from './prisma-client/client.js';
 import { registry, routes } from './generated/index.js';
+import { policy } from './generated/permissions.js';
+import { StartupError } from './runtime/auth/secrets.js';
 import { startServer } from './runtime/server.js';
 import config from './config.js';
+import { sendMail } from './email.js';
 
-await startServer({
-  root: fileURLToPath(new URL('..', import.meta.url)),
-  routes,
-  registry,
-  userConfig: config,
-  createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),
-});
+try {
+  await startServer({
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    routes,
+    registry,
+    policy,
+    sendMail,
+    userConfig: config,
+    createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),
+  });
+} catch (err) {
+  if (!(err instanceof StartupError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}

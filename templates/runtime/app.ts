@@ -1,9 +1,12 @@
 /**
  * Builds the Koa application: error envelope first, then body reading, then one router
- * with every content type's routes under the REST prefix.
+ * with every content type's routes and the users-permissions and upload plugins' routes under
+ * the REST prefix (uploaded files are served at /uploads). Every route first authenticates the caller and checks the route's action
+ * (`ctx.state.auth`, see auth/authenticate.ts); the plugin's auth routes are rate-limited.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { AuthState, UsersPermissions } from './auth/index.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Registry } from './meta.js';
@@ -11,7 +14,8 @@ import { EntityService } from './entity/service.js';
 import { errorMiddleware } from './errors.js';
 import { jsonBody } from './http/body.js';
 import { serverTiming } from './http/server-timing.js';
-import type { Route, RouteState } from './rest/routes.js';
+import { findActionOf, type Route, type RouteState } from './rest/routes.js';
+import type { UploadPlugin } from './upload/index.js';
 
 export interface AppOptions {
   readonly routes: readonly Route[];
@@ -19,13 +23,18 @@ export interface AppOptions {
   readonly registry: Registry;
   readonly db: Database;
   readonly config: ServerConfig;
-  readonly hashPassword: (plain: string) => Promise<string>;
+  /** The users-permissions plugin: guards, its routes, password hashing. */
+  readonly auth: UsersPermissions;
+  /** The upload plugin: its routes under the prefix, and the middleware serving /uploads. */
+  readonly upload?: UploadPlugin;
   readonly log?: (err: unknown) => void;
 }
 
-export function createApp(options: AppOptions): Koa<RouteState> {
-  const { routes, db, config } = options;
-  const app = new Koa<RouteState>();
+type AppState = RouteState & AuthState;
+
+export function createApp(options: AppOptions): Koa<AppState> {
+  const { routes, db, config, auth } = options;
+  const app = new Koa<AppState>();
   app.proxy = false;
   app.silent = true; // errors are logged by errorMiddleware, not twice by Koa
 
@@ -38,24 +47,35 @@ export function createApp(options: AppOptions): Koa<RouteState> {
         registry: options.registry,
         limits: config.api.rest,
         populate: config.api.rest.populate,
-        hashPassword: options.hashPassword,
+        hashPassword: (plain) => auth.passwords.hash(plain),
       });
       services.set(route.meta.uid, service);
     }
     return service;
   };
 
-  const router = new Router<RouteState>({ prefix: config.api.rest.prefix });
-  for (const route of routes) {
+  const router = new Router<AppState>({ prefix: config.api.rest.prefix });
+  const rateLimit = auth.rateLimiter.middleware();
+  for (const route of auth.routes) {
+    const guard = auth.authenticator.guard(route.action);
+    router.register(route.path, [route.method], route.rateLimited ? [guard, rateLimit, route.handler] : [guard, route.handler]);
+  }
+  for (const route of [...routes, ...(options.upload?.routes ?? [])]) {
     const service = serviceFor(route);
-    router.register(route.path, [route.method], async function contentRoute(ctx) {
-      ctx.state.service = service;
-      await route.handler(ctx);
-    });
+    router.register(route.path, [route.method], [
+      auth.authenticator.guard(route.action),
+      async function contentRoute(ctx) {
+        ctx.state.service = service;
+        const { auth: caller } = ctx.state;
+        ctx.state.access = { canFind: (uid) => caller.can(findActionOf(uid)) };
+        await route.handler(ctx);
+      },
+    ]);
   }
 
   if (config.diagnostics.serverTiming) app.use(serverTiming());
   app.use(errorMiddleware(options.log));
+  for (const middleware of options.upload?.middleware ?? []) app.use(middleware);
   app.use(jsonBody({ limit: config.api.rest.bodyLimit }));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -1,14 +1,22 @@
 /**
  * Server settings: code defaults, overridden by the user's src/config.ts, overridden by
- * environment variables (PORT, HOST, DATABASE_URL).
+ * environment variables (PORT, HOST, DATABASE_URL, PUBLIC_URL). Secrets (JWT_SECRET,
+ * API_TOKEN_SALT) are read from the environment only: see auth/secrets.ts.
  */
+import type { UploadUserConfig } from './upload/config.js';
+
 export interface ServerConfig {
   host: string;
+  port: number;
   diagnostics: {
     /** Adds `Server-Timing: db;dur=…;desc="N queries"` to responses (env SERVER_TIMING=1). */
     serverTiming: boolean;
   };
-  port: number;
+  /**
+   * Public URL of the server (Strapi's `server.url`), used in links the server emails.
+   * Empty: `http://localhost:<port>`.
+   */
+  url: string;
   /** Prisma-style URL: `file:./data/data.db`, `postgresql://…`, `mysql://…`. */
   databaseUrl: string;
   api: {
@@ -27,18 +35,65 @@ export interface ServerConfig {
       };
     };
   };
+  plugins: {
+    'users-permissions': UsersPermissionsConfig;
+    /** The upload plugin's settings over its defaults (see upload/config.ts). */
+    upload: UploadUserConfig;
+  };
 }
 
-export type UserConfig = {
-  [K in keyof ServerConfig]?: ServerConfig[K] extends object ? DeepPartial<ServerConfig[K]> : ServerConfig[K];
-};
+/** Strapi's `config/plugins.js` → `users-permissions.config`, plus its advanced settings. */
+export interface UsersPermissionsConfig {
+  /** jsonwebtoken sign options: `expiresIn` is seconds or a timespan such as `'30d'`. */
+  jwt: { expiresIn: string | number };
+  /** Rate limit of the auth routes, per email (or "unknownIdentifier"), path and IP. */
+  ratelimit: { enabled: boolean; interval: number; max: number };
+  register: {
+    /**
+     * User attributes besides username, email and password that register accepts. null:
+     * every non-private, writable attribute of the user model that is not a system field.
+     */
+    allowedFields: string[] | null;
+  };
+  /** The plugin's advanced settings, under Strapi's names. */
+  advanced: {
+    unique_email: boolean;
+    allow_register: boolean;
+    email_confirmation: boolean;
+    /** Where GET /api/auth/email-confirmation redirects after confirming (default `/`). */
+    email_confirmation_redirection: string | null;
+    /** The front-end page that reset-password emails link to (`<url>?code=<token>`). */
+    email_reset_password: string | null;
+    /** Role type given to new users. */
+    default_role: string;
+  };
+  email: { from: string | null; replyTo: string | null };
+}
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type UserConfig = DeepPartial<ServerConfig>;
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+export const defaultUsersPermissionsConfig: UsersPermissionsConfig = {
+  jwt: { expiresIn: '30d' },
+  ratelimit: { enabled: true, interval: 60_000, max: 10 },
+  register: { allowedFields: null },
+  advanced: {
+    unique_email: true,
+    allow_register: true,
+    email_confirmation: false,
+    email_confirmation_redirection: null,
+    email_reset_password: null,
+    default_role: 'authenticated',
+  },
+  email: { from: null, replyTo: null },
+};
 
 export const defaultConfig: ServerConfig = {
   host: '0.0.0.0',
-  diagnostics: { serverTiming: false },
   port: 1337,
+  diagnostics: { serverTiming: false },
+  url: '',
   databaseUrl: 'file:./data/data.db',
   api: {
     rest: {
@@ -50,6 +105,7 @@ export const defaultConfig: ServerConfig = {
       populate: { maxDepth: 5, maxRelationEntries: 100 },
     },
   },
+  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {} },
 };
 
 export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -70,9 +126,46 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     host: env.HOST || user.host || defaultConfig.host,
-    diagnostics: { serverTiming: env.SERVER_TIMING === '1' || (user.diagnostics?.serverTiming ?? defaultConfig.diagnostics.serverTiming) },
     port,
+    diagnostics: { serverTiming: env.SERVER_TIMING === '1' || (user.diagnostics?.serverTiming ?? defaultConfig.diagnostics.serverTiming) },
+    url: (env.PUBLIC_URL || user.url || defaultConfig.url).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL || user.databaseUrl || defaultConfig.databaseUrl,
     api: { rest },
+    plugins: {
+      'users-permissions': resolveUsersPermissions(user.plugins?.['users-permissions'] ?? {}),
+      upload: (user.plugins?.upload ?? {}) as UploadUserConfig,
+    },
   };
+}
+
+function resolveUsersPermissions(user: DeepPartial<UsersPermissionsConfig>): UsersPermissionsConfig {
+  const d = defaultUsersPermissionsConfig;
+  const config: UsersPermissionsConfig = {
+    jwt: { ...d.jwt, ...user.jwt },
+    ratelimit: { ...d.ratelimit, ...user.ratelimit },
+    register: { ...d.register, ...user.register },
+    advanced: { ...d.advanced, ...user.advanced },
+    email: { ...d.email, ...user.email },
+  };
+  const at = (key: string) => `config plugins['users-permissions'].${key}`;
+  const { expiresIn } = config.jwt;
+  if (!(typeof expiresIn === 'string' && expiresIn !== '') && !(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0)) {
+    throw new Error(`${at('jwt.expiresIn')} must be a number of seconds or a timespan such as '30d', got ${String(expiresIn)}`);
+  }
+  for (const key of ['interval', 'max'] as const) {
+    const value = config.ratelimit[key];
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${at(`ratelimit.${key}`)} must be a positive integer, got ${String(value)}`);
+  }
+  if (typeof config.ratelimit.enabled !== 'boolean') throw new Error(`${at('ratelimit.enabled')} must be true or false`);
+  const { allowedFields } = config.register;
+  if (allowedFields !== null && !(Array.isArray(allowedFields) && allowedFields.every((f) => typeof f === 'string'))) {
+    throw new Error(`${at('register.allowedFields')} must be a list of attribute names or null`);
+  }
+  for (const key of ['unique_email', 'allow_register', 'email_confirmation'] as const) {
+    if (typeof config.advanced[key] !== 'boolean') throw new Error(`${at(`advanced.${key}`)} must be true or false`);
+  }
+  if (typeof config.advanced.default_role !== 'string' || config.advanced.default_role === '') {
+    throw new Error(`${at('advanced.default_role')} must be a role type`);
+  }
+  return config;
 }

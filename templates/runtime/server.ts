@@ -1,12 +1,16 @@
 /**
- * Starts a generated server: resolve settings, apply pending migrations, connect, listen.
+ * Starts a generated server: resolve settings and secrets, apply pending migrations,
+ * connect, write the policy table into up_roles/up_permissions, listen.
  * Logs one line with the URL. SIGTERM/SIGINT stop accepting connections, let requests in
  * flight finish (bounded wait) and close the database.
  */
 import http from 'node:http';
 import path from 'node:path';
-import bcrypt from 'bcrypt';
 import { createApp } from './app.js';
+import { createUsersPermissions, type MailSender, type PolicyTable } from './auth/index.js';
+import { logMailSender } from './auth/mail.js';
+import { resolveSecrets } from './auth/secrets.js';
+import { uploadPlugin } from './upload/index.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, type PrismaLike } from './db/database.js';
 import { applyMigrations } from './db/migrate.js';
@@ -21,6 +25,10 @@ export interface StartOptions {
   /** Every content type and component of this server. */
   readonly registry: Registry;
   readonly userConfig: UserConfig;
+  /** The emitted policy table (src/generated/permissions.ts). */
+  readonly policy: PolicyTable;
+  /** Delivers reset-password and confirmation emails; default: the server log. */
+  readonly sendMail?: MailSender;
   /** `new PrismaClient({ adapter })` of this server's generated client. */
   readonly createPrisma: (adapter: unknown) => PrismaLike;
 }
@@ -31,13 +39,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const passwordRounds = 10;
-
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   // Relative SQLite paths are relative to the server's root, wherever it is started from.
   process.chdir(options.root);
   const config = resolveConfig(options.userConfig);
   const provider = providerFromUrl(config.databaseUrl);
+  // Before anything else: in production a missing secret stops the start (StartupError).
+  const secrets = resolveSecrets(options.root);
 
   const applied = await applyMigrations({
     databaseUrl: config.databaseUrl,
@@ -48,13 +56,27 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   const prisma = options.createPrisma(await createAdapterFactory(config.databaseUrl));
   const db = createDatabase(prisma, provider);
-  const app = createApp({
-    routes: options.routes,
-    registry: options.registry,
+  let publicUrl = config.url;
+  const auth = createUsersPermissions({
     db,
-    config,
-    hashPassword: (plain) => bcrypt.hash(plain, passwordRounds),
+    registry: options.registry,
+    policy: options.policy,
+    secrets,
+    config: config.plugins['users-permissions'],
+    sendMail: options.sendMail ?? logMailSender,
+    confirmationUrl: () => `${publicUrl}${config.api.rest.prefix}/auth/email-confirmation`,
   });
+  const synced = await auth.sync();
+  if (synced.createdRoles.length || synced.deletedRoles.length || synced.added || synced.removed) {
+    const parts = [
+      ...(synced.createdRoles.length ? [`created roles ${synced.createdRoles.join(', ')}`] : []),
+      ...(synced.deletedRoles.length ? [`deleted roles ${synced.deletedRoles.join(', ')}`] : []),
+      `${synced.added} permission(s) added, ${synced.removed} removed`,
+    ];
+    console.log(`users-permissions: policy table synced (${parts.join('; ')})`);
+  }
+  const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload });
+  const app = createApp({ routes: options.routes, registry: options.registry, db, config, auth, upload });
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -66,6 +88,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${shownHost}:${port}`;
+  publicUrl ||= url;
   console.log(`contentgen server listening on ${url}`);
 
   let closing: Promise<void> | undefined;

@@ -3,7 +3,7 @@
  * with Strapi's answers for bad input.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { client } from '../helpers/http.js';
 
 let built: BuiltServer;
@@ -22,9 +22,10 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   built = await buildFixture('blog');
   server = await startServer(built.dir);
-  api = client(server.url);
+  api = client(server.url); // reads: the public role may find articles
+  const writer = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
   for (const data of seed) {
-    const res = await api.post('/api/articles', { data });
+    const res = await writer.post('/api/articles', { data });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     ids[data.title] = res.body.data.id;
   }

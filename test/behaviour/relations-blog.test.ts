@@ -4,7 +4,7 @@
  * the number of rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { client } from '../helpers/http.js';
 
 let built: BuiltServer;
@@ -22,7 +22,8 @@ async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
 beforeAll(async () => {
   built = await buildFixture('blog');
   server = await startServer(built.dir, { SERVER_TIMING: '1' });
-  api = client(server.url);
+  // Every route checks permissions: these tests write and read with a full-access API token.
+  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
   ids.ann = (await ok(api.post('/api/authors', { data: { name: 'Ann', email: 'ann@example.com' } }))).data.id;
   ids.bob = (await ok(api.post('/api/authors', { data: { name: 'Bob', email: 'bob@example.com' } }))).data.id;
   ids.news = (await ok(api.post('/api/categories', { data: { name: 'News' } }))).data.id;

@@ -4,7 +4,7 @@
  * through repeatable and nested components.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { client } from '../helpers/http.js';
 
 let built: BuiltServer;
@@ -23,7 +23,8 @@ const names = (relation: any) => (Array.isArray(relation.data) ? relation.data.m
 beforeAll(async () => {
   built = await buildFixture('edge');
   server = await startServer(built.dir);
-  api = client(server.url);
+  // Every route checks permissions: these tests write and read with a full-access API token.
+  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
 });
 
 afterAll(async () => {

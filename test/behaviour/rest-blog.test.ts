@@ -3,17 +3,18 @@
  * behaviour for entries, validation, errors, draft & publish and single types.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { client } from '../helpers/http.js';
 
 let built: BuiltServer;
 let server: RunningServer;
+/** Writes need permission: these tests run with a full-access API token. */
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   built = await buildFixture('blog');
   server = await startServer(built.dir);
-  api = client(server.url);
+  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
 });
 
 afterAll(async () => {

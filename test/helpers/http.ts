@@ -5,10 +5,13 @@ export interface JsonResponse {
   headers: Headers;
 }
 
-export function client(baseUrl: string) {
-  async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
+/** `defaultHeaders` go with every request (e.g. `bearer(token)` from helpers/server.ts). */
+export function client(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
+  async function request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<JsonResponse> {
+    const headers = { ...defaultHeaders, ...extraHeaders };
     const res = await fetch(baseUrl + path, {
       method,
+      redirect: 'manual',
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });

@@ -11,9 +11,10 @@ import { render } from '../templates.js';
 export const prismaSchemaPath = 'prisma/schema.prisma';
 
 /** One line of a model: name, type and attributes, laid out in columns when rendered. */
-type FieldRow = [name: string, type: string, attributes: string];
+export type FieldRow = [name: string, type: string, attributes: string];
 
-interface PrismaModel {
+/** A model block; other emitters may contribute some (see `emitPrismaSchema`'s `extraModels`). */
+export interface PrismaModel {
   readonly comment: string;
   readonly name: string;
   readonly table: string;
@@ -32,11 +33,13 @@ interface LinkTable {
   readonly twoWay: boolean;
 }
 
-export function emitPrismaSchema(ir: Schema): FileMap {
+/** `extraModels` (tables of plugins that are not content types, e.g. API tokens) come last. */
+export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[] = []): FileMap {
   const links = linkTables(ir);
   const models: PrismaModel[] = [
     ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
     ...links.map(linkModel),
+    ...extraModels,
   ];
   const view = models.map((m) => ({
     comment: m.comment,

@@ -23,6 +23,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
   files.add('prisma.config.ts', render('project/prisma.config.ts.hbs', view));
   files.add('scripts/prisma-generate.mjs', render('project/prisma-generate.mjs.hbs', view));
   files.add('src/server.ts', render('project/server.ts.hbs', view));
+  files.add('src/token.ts', render('project/token.ts.hbs', view));
   files.add('.env.example', render('project/env.example.hbs', view));
   files.add('.gitignore', render('project/gitignore.hbs', view));
   files.add(
@@ -30,8 +31,8 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
     render('project/README.md.hbs', {
       ...view,
       name: options.name,
-      typeCount: ir.contentTypes.length,
-      types: ir.contentTypes.map((ct) => ({
+      typeCount: ir.contentTypes.filter((ct) => !ct.plugin).length,
+      types: ir.contentTypes.filter((ct) => !ct.plugin).map((ct) => ({
         displayName: ct.displayName,
         uid: ct.uid,
         routes:
@@ -42,6 +43,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
     }),
   );
   files.add('src/config.ts', render('user/config.ts.hbs', view), 'user');
+  files.add('src/email.ts', render('user/email.ts.hbs', view), 'user');
   files.add('prisma/migrations/migration_lock.toml', `# Prisma reads this file; keep it in version control.\nprovider = "${ir.provider}"\n`);
   return files;
 }
@@ -54,8 +56,12 @@ function packageJson(ir: Schema, name: string) {
     '@prisma/schema-engine-wasm': versionOf('@prisma/schema-engine-wasm'),
     [adapterPackage[ir.provider]]: versionOf(adapterPackage[ir.provider]),
     bcrypt: versionOf('bcrypt'),
+    busboy: versionOf('busboy'),
+    jsonwebtoken: versionOf('jsonwebtoken'),
     koa: versionOf('koa'),
+    'mime-types': versionOf('mime-types'),
     qs: versionOf('qs'),
+    sharp: versionOf('sharp'),
   };
   if (ir.provider === 'sqlite') runtime['better-sqlite3'] = versionOf('better-sqlite3');
   return {
@@ -70,11 +76,16 @@ function packageJson(ir: Schema, name: string) {
       build: 'tsc -p tsconfig.json',
       prestart: 'npm run build',
       start: 'node dist/server.js',
+      pretoken: 'npm run build --silent',
+      token: 'node dist/token.js',
       prisma: 'prisma',
     },
     dependencies: sortKeys(runtime),
     devDependencies: sortKeys({
       '@types/bcrypt': versionOf('@types/bcrypt'),
+      '@types/busboy': versionOf('@types/busboy'),
+      '@types/jsonwebtoken': versionOf('@types/jsonwebtoken'),
+      '@types/mime-types': versionOf('@types/mime-types'),
       '@types/koa': versionOf('@types/koa'),
       '@types/node': versionOf('@types/node'),
       '@types/qs': versionOf('@types/qs'),

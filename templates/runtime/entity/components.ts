@@ -73,6 +73,24 @@ export class NestedValidationError extends ValidationError {
   }
 }
 
+/**
+ * The items of a repeatable component or dynamic zone: `[]` when absent (an issue if
+ * required) or not an array (an issue), after checking the count against min and max.
+ */
+function listInput(run: FieldRun, field: ComponentFieldMeta | DynamicZoneFieldMeta, value: unknown, path: string[]): unknown[] {
+  const label = path.join('.');
+  if (value === null || value === undefined) {
+    if (field.required) run.issues.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
+    return [];
+  }
+  if (!Array.isArray(value)) {
+    run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+    return [];
+  }
+  countIssues(run, field, value, path);
+  return value;
+}
+
 function countIssues(run: FieldRun, field: ComponentFieldMeta | DynamicZoneFieldMeta, list: unknown[], path: string[]): void {
   const label = path.join('.');
   // Strapi enforces min only when the field is required or not empty.
@@ -85,40 +103,25 @@ function countIssues(run: FieldRun, field: ComponentFieldMeta | DynamicZoneField
 }
 
 async function componentFieldValue(run: FieldRun, field: ComponentFieldMeta, component: ComponentMeta, value: unknown, path: string[]): Promise<unknown> {
-  const label = path.join('.');
-  if (value === null || value === undefined) {
-    if (field.required) run.issues.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
-    return field.repeatable ? [] : null;
-  }
   if (field.repeatable) {
-    if (!Array.isArray(value)) {
-      run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
-      return [];
-    }
-    countIssues(run, field, value, path);
+    const items = listInput(run, field, value, path);
     const out: JsonObject[] = [];
-    for (const [index, item] of value.entries()) {
+    for (const [index, item] of items.entries()) {
       const instance = await instanceValue(run, component, item, [...path, String(index)]);
       if (instance) out.push(instance);
     }
     return out;
   }
+  if (value === null || value === undefined) {
+    if (field.required) run.issues.push({ path, message: `${path.join('.')} must be defined.`, name: 'ValidationError' });
+    return null;
+  }
   return instanceValue(run, component, value, path);
 }
 
 async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unknown, path: string[]): Promise<unknown> {
-  const label = path.join('.');
-  if (value === null || value === undefined) {
-    if (field.required) run.issues.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
-    return [];
-  }
-  countIssues(run, field, value, path);
   const out: JsonObject[] = [];
-  for (const [index, item] of value.entries()) {
+  for (const [index, item] of listInput(run, field, value, path).entries()) {
     const itemPath = [...path, String(index)];
     const uid = isPlainObject(item) ? item.__component : undefined;
     const component = typeof uid === 'string' && field.components.includes(uid) ? run.ctx.registry.components.get(uid) : undefined;

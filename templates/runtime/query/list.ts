@@ -22,6 +22,8 @@ export interface ReadOptions extends PaginationConfig {
   readonly dialect: Dialect;
   /** Every type and component, so filters can reach through relations. */
   readonly registry?: Registry;
+  /** May the caller `find` this type? Filters through types it may not are 400s. */
+  readonly canFind?: (uid: string) => boolean;
   /**
    * Component and dynamic-zone fields to select too (their JSON columns), for population.
    * They are not attributes of the default response.
@@ -117,7 +119,7 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
   const publicationState = parsePublicationState(query['publicationState']);
 
   const condition = and([
-    compileFilters(meta, query['filters'], sql, undefined, options.registry),
+    compileFilters(meta, query['filters'], sql, undefined, options.registry, options.canFind),
     compilePublicationState(meta, publicationState, sql),
     compileSearchParam(meta, query['_q'], sql),
   ]);

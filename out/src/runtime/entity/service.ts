@@ -14,6 +14,7 @@ import { parsePopulate, type PopulateTree } from '../populate/parse.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
 import { SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
+import { assertAllowedTypes } from '../upload/allowed-types.js';
 import { NestedValidationError, prepareNestedValue } from './components.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
@@ -66,6 +67,7 @@ export class EntityService {
     const plan = buildFindQuery(this.meta, query, {
       dialect: this.db.dialect,
       registry: this.options.registry,
+      ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
       extraFields: jsonFieldsFor(tree),
       ...this.options.limits,
     });
@@ -217,6 +219,7 @@ export class EntityService {
           const relationInput = parseRelationInput(field.name, value);
           const target = this.options.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
           if (target) await assertTargetsExist(tx, target, referencedIds(relationInput));
+          if (field.kind === 'media' && target) await assertMediaTypes(tx, target, field, referencedIds(relationInput));
           links.push([field, relationInput]);
         }
       } catch (err) {
@@ -282,6 +285,18 @@ export class EntityService {
       throw field ? validationErrors([uniqueIssue(field)]) : new ValidationError('This attribute must be unique');
     }
     throw err;
+  }
+}
+
+/** Files linked to a media field must be of its `allowedTypes` (images, videos, audios, files). */
+async function assertMediaTypes(db: Database, files: ContentTypeMeta, field: Extract<FieldMeta, { kind: 'media' }>, ids: readonly number[]): Promise<void> {
+  if (!field.allowedTypes?.length || ids.length === 0) return;
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(
+    `SELECT ${sql.ident('id')}, ${sql.ident('name')}, ${sql.ident('mime')} FROM ${sql.ident(files.table)} WHERE ${sql.ident('id')} IN (${[...new Set(ids)].map((id) => sql.param(id)).join(', ')})`,
+  );
+  for (const file of await db.query<{ id: unknown; name: string | null; mime: string | null }>(compiled.sql, compiled.params)) {
+    assertAllowedTypes(field, { id: Number(file.id), name: file.name, mime: file.mime });
   }
 }
 

@@ -13,7 +13,8 @@ export interface BodyOptions {
 
 export function jsonBody(options: BodyOptions) {
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') {
+    // Multipart bodies (uploads) are streamed by the route that accepts them, with its own limits.
+    if ((ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') && !ctx.is('multipart/form-data')) {
       const declared = Number(ctx.get('content-length') || 0);
       if (declared > options.limit) throw new PayloadTooLargeError();
       const chunks: Buffer[] = [];

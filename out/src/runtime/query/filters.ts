@@ -37,6 +37,8 @@ interface FilterContext {
   readonly alias: string | undefined;
   /** Needed to filter through relations and media; without it they are 400s. */
   readonly registry: Registry | undefined;
+  /** Filtering through a type the caller may not `find` is a 400, as in Strapi. */
+  readonly canFind?: ((uid: string) => boolean) | undefined;
   /** Inside component JSON: the expression of a scalar field (instead of a column). */
   readonly columnOf?: (field: ScalarFieldMeta) => string;
   /** Inside component JSON: the JSON expression holding the component's object. */
@@ -92,9 +94,10 @@ export function compileFilters(
   sql: SqlBuilder,
   alias?: string,
   registry?: Registry,
+  canFind?: (uid: string) => boolean,
 ): string | undefined {
   if (filters === undefined || filters === null) return undefined;
-  return compileWhere({ meta, sql, alias, registry }, filters, 'filters');
+  return compileWhere({ meta, sql, alias, registry, canFind }, filters, 'filters');
 }
 
 /** A where object, or an array of them (implicitly AND-ed, as Strapi does). */
@@ -155,7 +158,7 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   if (field.kind === 'component') return compileComponentField(ctx, key, field, value);
   if (field.kind === 'dynamiczone' || !field.link || !ctx.registry || ctx.json) throw invalidParameter(key);
   const target = ctx.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
-  if (!target) throw invalidParameter(key);
+  if (!target || (ctx.canFind && !ctx.canFind(target.uid))) throw invalidParameter(key);
   if (value === undefined || isEmptyObject(value)) return undefined;
 
   const { sql } = ctx;
@@ -174,7 +177,7 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   }
   // Scalars, arrays and operator objects compare the target's id; attribute keys filter the target.
   const nested = !isPlainObject(value) || Object.keys(value).every((k) => k.startsWith('$') && isAttributeOperator(k)) ? { id: value } : value;
-  return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry }, nested, key));
+  return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry, canFind: ctx.canFind }, nested, key));
 }
 
 /**
@@ -193,6 +196,7 @@ function compileComponentField(ctx: FilterContext, key: string, field: Extract<F
     sql,
     alias: undefined,
     registry: ctx.registry,
+    canFind: ctx.canFind,
     json: { base, keys },
     columnOf: (scalar) => jsonScalar(sql, base, [...keys, scalar.name], scalar),
   });

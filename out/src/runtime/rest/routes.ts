@@ -11,6 +11,14 @@ import { parseQueryString } from '../query/parse.js';
 
 export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
+/**
+ * The permission that lets a caller read entries of a type: what populate and deep filters
+ * check. The upload plugin names its actions after its controller, not its content type.
+ */
+export function findActionOf(uid: string): string {
+  return uid === 'plugin::upload.file' ? 'plugin::upload.content-api.find' : `${uid}.find`;
+}
+
 export interface RouteState {
   /** Resolved per request from the route's content type. */
   service: EntityService;

@@ -1,0 +1,154 @@
+/**
+ * API tokens, as Strapi's admin stores them: the access key (128 random bytes, 256 hex
+ * characters) is shown once at creation; the database keeps only HMAC-SHA512(accessKey,
+ * API_TOKEN_SALT) in hex. Types: read-only (find/findOne routes), full-access, custom (a list
+ * of actions). Optional lifespan; `lastUsedAt` is refreshed at most hourly.
+ *
+ * Stored in `strapi_api_tokens` through the Prisma model AdminApiToken.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Database } from '../db/database.js';
+import { ApplicationError } from '../errors.js';
+import { apiTokenTypes, type ApiTokenType, type Policy } from './policy.js';
+
+export interface ApiToken {
+  readonly id: number;
+  readonly name: string;
+  readonly description: string;
+  readonly type: ApiTokenType;
+  /** Custom tokens: the granted actions. Empty for the other types. */
+  readonly permissions: readonly string[];
+  readonly lifespan: number | null;
+  readonly expiresAt: Date | null;
+  readonly lastUsedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+export interface CreateApiToken {
+  readonly name: string;
+  readonly description?: string;
+  readonly type: string;
+  /** Days until expiry; absent or null: never expires. */
+  readonly lifespanDays?: number | null;
+  /** Custom tokens only. */
+  readonly actions?: readonly string[];
+}
+
+const accessKeyPattern = /^[0-9a-f]{256}$/;
+const hourMs = 60 * 60 * 1000;
+const dayMs = 24 * hourMs;
+const delegate = 'adminApiToken';
+
+export class ApiTokens {
+  readonly #salt: string;
+
+  constructor(
+    private readonly db: Database,
+    salt: string,
+    private readonly policy: Policy,
+  ) {
+    this.#salt = salt;
+  }
+
+  /** Whether a bearer value can be an access key at all (JWTs cannot). */
+  static looksLikeAccessKey(value: string): boolean {
+    return accessKeyPattern.test(value);
+  }
+
+  hash(accessKey: string): string {
+    return createHmac('sha512', this.#salt).update(accessKey).digest('hex');
+  }
+
+  async findByAccessKey(accessKey: string): Promise<ApiToken | null> {
+    const row = await this.db.prisma[delegate].findUnique({ where: { accessKey: this.hash(accessKey) } });
+    return row ? toToken(row) : null;
+  }
+
+  /** Sets lastUsedAt unless it was set less than an hour ago (one conditional UPDATE). */
+  async touch(token: ApiToken, now: Date = new Date()): Promise<void> {
+    if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < hourMs) return;
+    await this.db.prisma[delegate].updateMany({
+      where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - hourMs) } }] },
+      data: { lastUsedAt: now },
+    });
+  }
+
+  /** Creates a token; the access key is returned here and never again. */
+  async create(input: CreateApiToken, now: Date = new Date()): Promise<{ token: ApiToken; accessKey: string }> {
+    const name = input.name.trim();
+    if (name === '' || name.length > 100) throw new ApplicationError('The name must be 1 to 100 characters long');
+    if (!(apiTokenTypes as readonly string[]).includes(input.type)) {
+      throw new ApplicationError(`Unknown token type "${input.type}": one of ${apiTokenTypes.join(', ')}`);
+    }
+    const type = input.type as ApiTokenType;
+    const actions = [...new Set(input.actions ?? [])];
+    if (type === 'custom') {
+      const unknown = this.policy.unknownActions(actions);
+      if (unknown.length) throw new ApplicationError(`Unknown permissions provided: ${unknown.join(', ')}`);
+      if (actions.length === 0) throw new ApplicationError('A custom token needs at least one action');
+    } else if (actions.length) {
+      throw new ApplicationError(`Only custom tokens take a list of actions; a ${type} token grants ${type === 'read-only' ? 'find and findOne' : 'every action'}`);
+    }
+    const days = input.lifespanDays ?? null;
+    if (days !== null && !(Number.isInteger(days) && days > 0 && days <= 36500)) throw new ApplicationError('The lifespan must be a whole number of days (1 to 36500)');
+    const lifespan = days === null ? null : days * dayMs;
+
+    const existing = await this.db.prisma[delegate].findUnique({ where: { name }, select: { id: true } });
+    if (existing) throw new ApplicationError('Name already taken');
+    const accessKey = randomBytes(128).toString('hex');
+    const row = await this.db.prisma[delegate].create({
+      data: {
+        name,
+        description: input.description ?? '',
+        type,
+        accessKey: this.hash(accessKey),
+        permissions: type === 'custom' ? actions : [],
+        lifespan: lifespan === null ? null : BigInt(lifespan),
+        expiresAt: lifespan === null ? null : new Date(now.getTime() + lifespan),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    return { token: toToken(row), accessKey };
+  }
+
+  async list(): Promise<ApiToken[]> {
+    const rows: unknown[] = await this.db.prisma[delegate].findMany({ orderBy: { id: 'asc' } });
+    return rows.map(toToken);
+  }
+
+  /** Deletes the token with this id (digits) or name; returns it, or null when there is none. */
+  async revoke(idOrName: string): Promise<ApiToken | null> {
+    const byId = /^\d{1,15}$/.test(idOrName) ? await this.db.prisma[delegate].findUnique({ where: { id: Number(idOrName) } }) : null;
+    const row = byId ?? (await this.db.prisma[delegate].findUnique({ where: { name: idOrName } }));
+    if (!row) return null;
+    await this.db.prisma[delegate].delete({ where: { id: row.id } });
+    return toToken(row);
+  }
+}
+
+export function isExpired(token: ApiToken, now: Date = new Date()): boolean {
+  return token.expiresAt !== null && token.expiresAt.getTime() < now.getTime();
+}
+
+function toToken(raw: unknown): ApiToken {
+  const row = raw as Record<string, unknown>;
+  const permissions = Array.isArray(row.permissions) ? row.permissions.filter((p): p is string => typeof p === 'string') : [];
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    description: typeof row.description === 'string' ? row.description : '',
+    type: row.type as ApiTokenType,
+    permissions,
+    lifespan: row.lifespan === null || row.lifespan === undefined ? null : Number(row.lifespan),
+    expiresAt: toDate(row.expiresAt),
+    lastUsedAt: toDate(row.lastUsedAt),
+    createdAt: toDate(row.createdAt) ?? new Date(0),
+  };
+}
+
+function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? null : date;
+}

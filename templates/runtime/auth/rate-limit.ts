@@ -1,0 +1,110 @@
+/**
+ * Rate limit of the auth routes, like Strapi's (koa2-ratelimit): a fixed window per key
+ * `<lower(body.email) | "unknownIdentifier">:<normalized lower path>:<ip>`, `max` requests per
+ * `interval` ms; past that, 429 RateLimitError `Too many requests, please try again later.`
+ *
+ * The counters live in the database (`up_rate_limits`), not in process memory, so every
+ * server process sharing the database shares the limit. One statement per request
+ * increments the counter atomically (an upsert that also restarts an elapsed window).
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Context, Next } from 'koa';
+import type { Database } from '../db/database.js';
+import { RateLimitError } from '../errors.js';
+import { SqlBuilder } from '../query/sql.js';
+
+export interface RateLimitSettings {
+  readonly enabled: boolean;
+  /** Window length in milliseconds. */
+  readonly interval: number;
+  /** Requests allowed per window. */
+  readonly max: number;
+}
+
+export const rateLimitTable = 'up_rate_limits';
+
+export class RateLimiter {
+  #nextSweep = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: RateLimitSettings,
+    private readonly now: () => number = Date.now,
+    private readonly log: (err: unknown) => void = (err) => console.error(err),
+  ) {}
+
+  /** Strapi's key, before hashing. */
+  static key(ctx: Context): string {
+    const body = (ctx.request as { body?: unknown }).body;
+    const email = body && typeof body === 'object' ? (body as Record<string, unknown>).email : undefined;
+    const identifier = email === undefined || email === null || email === '' ? 'unknownIdentifier' : String(email).toLowerCase();
+    const requestPath = path.posix.normalize(ctx.path).toLowerCase().replace(/\/$/, '');
+    return `${identifier}:${requestPath}:${ctx.ip}`;
+  }
+
+  middleware() {
+    return async (ctx: Context, next: Next): Promise<void> => {
+      if (!this.settings.enabled) return next();
+      const { hits, resetAt } = await this.hit(RateLimiter.key(ctx));
+      const { max } = this.settings;
+      ctx.set('X-RateLimit-Limit', String(max));
+      ctx.set('X-RateLimit-Remaining', String(Math.max(0, max - hits)));
+      ctx.set('X-RateLimit-Reset', String(Math.ceil(resetAt / 1000)));
+      if (hits > max) {
+        ctx.set('Retry-After', String(Math.max(1, Math.ceil((resetAt - this.now()) / 1000))));
+        throw new RateLimitError();
+      }
+      await next();
+    };
+  }
+
+  /** Counts one request for `key`; returns the count in the current window and its end (ms). */
+  async hit(key: string): Promise<{ hits: number; resetAt: number }> {
+    const now = this.now();
+    this.sweep(now);
+    const id = createHash('sha256').update(key).digest('hex');
+    const windowEnd = now + this.settings.interval;
+    if (this.db.dialect === 'mysql') {
+      return this.db.transaction(async (tx) => {
+        const sql = new SqlBuilder('mysql');
+        const [k, h, r] = [sql.ident('key'), sql.ident('hits'), sql.ident('reset_at')];
+        await tx.execute(
+          `INSERT INTO ${sql.ident(rateLimitTable)} (${k}, ${h}, ${r}) VALUES (${sql.param(id)}, 1, ${sql.param(windowEnd)}) ` +
+            `ON DUPLICATE KEY UPDATE ${h} = IF(${r} <= ${sql.param(now)}, 1, ${h} + 1), ${r} = IF(${r} <= ${sql.param(now)}, ${sql.param(windowEnd)}, ${r})`,
+          sql.params,
+        );
+        const read = new SqlBuilder('mysql');
+        const [row] = await tx.query(`SELECT ${h} AS ${h}, ${r} AS ${r} FROM ${read.ident(rateLimitTable)} WHERE ${k} = ${read.param(id)}`, read.params);
+        return counted(row);
+      });
+    }
+    const sql = new SqlBuilder(this.db.dialect);
+    const table = sql.ident(rateLimitTable);
+    const [k, h, r] = [sql.ident('key'), sql.ident('hits'), sql.ident('reset_at')];
+    const cast = (placeholder: string) => (this.db.dialect === 'postgresql' ? `CAST(${placeholder} AS BIGINT)` : placeholder);
+    // A function, not a string: `?` placeholders are positional, each use needs its parameter.
+    const elapsed = () => `${table}.${r} <= ${cast(sql.param(now))}`;
+    const nextEnd = () => cast(sql.param(windowEnd));
+    const text =
+      `INSERT INTO ${table} (${k}, ${h}, ${r}) VALUES (${sql.param(id)}, 1, ${nextEnd()}) ` +
+      `ON CONFLICT (${k}) DO UPDATE SET ${h} = CASE WHEN ${elapsed()} THEN 1 ELSE ${table}.${h} + 1 END, ` +
+      `${r} = CASE WHEN ${elapsed()} THEN ${nextEnd()} ELSE ${table}.${r} END ` +
+      `RETURNING ${h} AS ${h}, ${r} AS ${r}`;
+    const [row] = await this.db.query(text, sql.params);
+    return counted(row);
+  }
+
+  /** Deletes elapsed windows now and then (at most once per interval per process). */
+  private sweep(now: number): void {
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + Math.max(this.settings.interval, 60_000);
+    const sql = new SqlBuilder(this.db.dialect);
+    this.db.execute(`DELETE FROM ${sql.ident(rateLimitTable)} WHERE ${sql.ident('reset_at')} < ${sql.param(now)}`, sql.params).catch(this.log);
+  }
+}
+
+function counted(row: Record<string, unknown> | undefined): { hits: number; resetAt: number } {
+  if (!row) throw new Error('rate limit counter was not returned');
+  return { hits: Number(row.hits), resetAt: Number(row.reset_at) };
+}

@@ -1,0 +1,213 @@
+/**
+ * Users of the users-permissions plugin, read and written for its routes. Reads reuse the
+ * REST query layer (filters, sort, fields, _q are validated as for any content type) and
+ * answer Strapi's plugin shape: bare objects `{ id, username, email, … }`, no `attributes`,
+ * private fields (password, reset and confirmation tokens) never selected. Writes reuse
+ * the REST input validation (minLength, unique, password hashing) and keep the role link.
+ */
+import { DbNull } from '@prisma/client/runtime/client';
+import type { Database } from '../db/database.js';
+import { prepareWriteData } from '../entity/input.js';
+import { validationErrors, type ValidationIssue } from '../errors.js';
+import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
+import { SqlBuilder } from '../query/sql.js';
+import { toEntry, type Entry } from '../rest/transform.js';
+import { roleUid, type UsersPermissionsStore } from './store.js';
+
+export type UserObject = Record<string, unknown> & { id: number };
+
+/** What the caller may see: populated relations need `<target>.find`. */
+export type Can = (action: string) => boolean;
+
+const roleFind = `${roleUid}.find`;
+
+/** Attributes register never takes from the body, whatever the model says (Strapi's list). */
+const systemFields = new Set([
+  'confirmed', 'blocked', 'confirmationToken', 'resetPasswordToken', 'provider', 'id', 'role',
+  'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'publishedAt', 'strapi_reviewWorkflows_stage',
+]);
+
+export class UserService {
+  readonly meta: ContentTypeMeta;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: UsersPermissionsStore,
+    private readonly registry: Registry,
+    private readonly hashPassword: (plain: string) => Promise<string>,
+  ) {
+    this.meta = store.user;
+  }
+
+  /**
+   * GET /api/users: every matching user. Like Strapi's entity service, paging comes from
+   * top-level `start`/`limit` or `page`/`pageSize` (not `pagination[…]`), and there is no
+   * default limit.
+   */
+  async find(query: Record<string, unknown>, can: Can): Promise<UserObject[]> {
+    const plan = buildFindQuery(this.meta, { ...query, pagination: userPagination(query) }, this.readOptions(false));
+    const rows = await this.db.query(plan.select.sql, plan.select.params);
+    const users = rows.map((row) => flatten(toEntry(this.meta, row, plan.fields)));
+    await this.populate(users, query['populate'], can);
+    return users;
+  }
+
+  /** GET /api/users/count: the number of users matching `filters` / `_q`. */
+  async count(query: Record<string, unknown>): Promise<number> {
+    const plan = buildFindQuery(this.meta, { filters: query['filters'], _q: query['_q'], pagination: { start: 0, limit: 1 } }, this.readOptions(true));
+    const [row] = await this.db.query<{ count: unknown }>(plan.count!.sql, plan.count!.params);
+    return Number(row?.count ?? 0);
+  }
+
+  /** One user, or null (ids that are not positive integers find nothing). */
+  async findOne(id: unknown, query: Record<string, unknown>, can: Can, db: Database = this.db): Promise<UserObject | null> {
+    const userId = parseUserId(id);
+    if (userId === null) return null;
+    const plan = buildFindOneQuery(this.meta, userId, query, { dialect: db.dialect });
+    const [row] = await db.query(plan.select.sql, plan.select.params);
+    if (!row) return null;
+    const user = flatten(toEntry(this.meta, row, plan.fields));
+    await this.populate([user], query['populate'], can, db);
+    return user;
+  }
+
+  /** The body keys register accepts besides username, email and password. */
+  registerFields(allowedFields: readonly string[] | null): string[] {
+    if (allowedFields !== null) return [...allowedFields];
+    return (Object.values(this.meta.fields) as FieldMeta[])
+      .filter((f) => !systemFields.has(f.name) && !f.private && !(f.kind === 'scalar' && f.writable === false))
+      .map((f) => f.name);
+  }
+
+  /** Validates and stores a new user with this role; returns its id. */
+  async create(data: Record<string, unknown>, roleId: number): Promise<number> {
+    const now = new Date();
+    const prepared = await prepareWriteData(this.meta, data, { mode: 'create', hashPassword: this.hashPassword, now, jsonNull: DbNull });
+    return this.db.transaction(async (tx) => {
+      await this.assertUnique(tx, prepared, null);
+      const created = await tx.prisma[this.meta.delegate]
+        .create({ data: { ...prepared, createdAt: now, updatedAt: now }, select: { id: true } })
+        .catch((err: unknown) => this.rethrowUnique(err));
+      const id = Number(created.id);
+      await this.store.setUserRole(tx, id, roleId);
+      return id;
+    });
+  }
+
+  /** Validates and applies a partial update; `roleId` replaces the role when given. */
+  async update(id: number, data: Record<string, unknown>, roleId?: number): Promise<void> {
+    const prepared = await prepareWriteData(this.meta, data, { mode: 'update', hashPassword: this.hashPassword, now: new Date(), jsonNull: DbNull });
+    await this.db.transaction(async (tx) => {
+      await this.assertUnique(tx, prepared, id);
+      await tx.prisma[this.meta.delegate]
+        .update({ where: { id }, data: { ...prepared, updatedAt: new Date() }, select: { id: true } })
+        .catch((err: unknown) => this.rethrowUnique(err));
+      if (roleId !== undefined) await this.store.setUserRole(tx, id, roleId);
+    });
+  }
+
+  /** Writes columns without validation (tokens, flags, an already validated password hash). */
+  async setColumns(id: number, data: Record<string, unknown>): Promise<void> {
+    await this.db.prisma[this.meta.delegate].update({ where: { id }, data: { ...data, updatedAt: new Date() }, select: { id: true } });
+  }
+
+  /** Deletes a user and its links; returns what it was (as `findOne` shows it), or null. */
+  async delete(id: unknown, query: Record<string, unknown>, can: Can): Promise<UserObject | null> {
+    return this.db.transaction(async (tx) => {
+      const user = await this.findOne(id, query, can, tx);
+      if (!user) return null;
+      const sql = new SqlBuilder(tx.dialect);
+      const link = this.store.userRole;
+      await tx.execute(`DELETE FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.ownerColumn)} = ${sql.param(user.id)}`, sql.params);
+      await tx.prisma[this.meta.delegate].delete({ where: { id: user.id }, select: { id: true } });
+      return user;
+    });
+  }
+
+  /** Id of the user whose (private) attribute holds exactly `value`, or null. */
+  async idWhere(attribute: string, value: string): Promise<number | null> {
+    const [id] = await this.store.userIdsWhere(this.db, [[attribute, value]]);
+    return id ?? null;
+  }
+
+  private readOptions(withCount: boolean) {
+    return { dialect: this.db.dialect, registry: this.registry, defaultLimit: 25, maxLimit: 0, withCount };
+  }
+
+  /** `populate=role` (or `*`, `[role]=true`, …) for callers allowed to `find` roles. */
+  private async populate(users: UserObject[], raw: unknown, can: Can, db: Database = this.db): Promise<void> {
+    if (users.length === 0 || !wantsRole(raw) || !can(roleFind)) return;
+    const [roleIds, roles] = await Promise.all([this.store.roleIdsOfUsers(db, users.map((u) => u.id)), this.store.roles(db)]);
+    const byId = new Map(roles.map((r) => [Number(r.id), r]));
+    for (const user of users) {
+      const roleId = roleIds.get(user.id);
+      user.role = roleId === undefined ? null : (byId.get(roleId) ?? null);
+    }
+  }
+
+  /** Strapi's check of unique attributes before writing: "This attribute must be unique". */
+  private async assertUnique(db: Database, data: Record<string, unknown>, exceptId: number | null): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
+      if (field.kind !== 'scalar' || !field.unique || field.name === 'id') continue;
+      const value = data[(field as ScalarFieldMeta).prismaField];
+      if (value === undefined || value === null) continue;
+      const clash = await db.prisma[this.meta.delegate].findFirst({
+        where: { [field.prismaField]: value, ...(exceptId === null ? {} : { NOT: { id: exceptId } }) },
+        select: { id: true },
+      });
+      if (clash) issues.push({ path: [field.name], message: 'This attribute must be unique', name: 'ValidationError' });
+    }
+    if (issues.length) throw validationErrors(issues);
+  }
+
+  /** A unique violation that slipped past assertUnique (a concurrent write) is still a 400. */
+  private rethrowUnique(err: unknown): never {
+    const e = err as { code?: string; meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } };
+    if (e?.code !== 'P2002') throw err;
+    const targets = [e.meta?.target, e.meta?.driverAdapterError?.cause?.constraint?.fields].flat().filter((t): t is string => typeof t === 'string');
+    const field = (Object.values(this.meta.fields) as FieldMeta[]).find(
+      (f): f is ScalarFieldMeta => f.kind === 'scalar' && (targets.includes(f.column) || targets.includes(f.prismaField)),
+    );
+    throw validationErrors([{ path: field ? [field.name] : [], message: 'This attribute must be unique', name: 'ValidationError' }]);
+  }
+}
+
+export function flatten(entry: Entry): UserObject {
+  return { id: entry.id, ...entry.attributes };
+}
+
+export function parseUserId(id: unknown): number | null {
+  const text = typeof id === 'number' ? String(id) : typeof id === 'string' ? id : '';
+  if (!/^[1-9]\d{0,15}$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The entity service's paging parameters, as the query layer's `pagination`. */
+function userPagination(query: Record<string, unknown>): Record<string, unknown> {
+  const has = (key: string) => query[key] !== undefined && query[key] !== null;
+  if (has('page') || has('pageSize')) {
+    return { ...(has('page') ? { page: query['page'] } : {}), ...(has('pageSize') ? { pageSize: query['pageSize'] } : {}), ...(has('start') ? { start: query['start'] } : {}), ...(has('limit') ? { limit: query['limit'] } : {}) };
+  }
+  return { start: has('start') ? query['start'] : 0, limit: has('limit') ? query['limit'] : -1 };
+}
+
+const truthy = new Set(['true', 't', '1', '*']);
+
+function wantsRole(raw: unknown): boolean {
+  const named = (text: string) => text.split(',').some((part) => {
+    const name = part.trim();
+    return name === '*' || name === 'role' || name.startsWith('role.');
+  });
+  if (typeof raw === 'string') return named(raw);
+  if (Array.isArray(raw)) return raw.some((item) => typeof item === 'string' && named(item));
+  if (raw && typeof raw === 'object' && Object.hasOwn(raw, 'role')) {
+    const value = (raw as Record<string, unknown>).role;
+    if (value === true) return true;
+    if (typeof value === 'string') return truthy.has(value);
+    return value !== null && typeof value === 'object';
+  }
+  return false;
+}

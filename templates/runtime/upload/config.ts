@@ -1,0 +1,80 @@
+/**
+ * Settings of the upload plugin: Strapi v4's `plugins.upload.config` keys that apply to a
+ * local provider, the upload settings Strapi keeps in its database (size optimization,
+ * responsive formats, auto orientation), and the limits of the multipart reader.
+ */
+
+export interface UploadConfig {
+  /**
+   * Largest accepted file, in bytes; a larger one is refused with 413 PayloadTooLargeError
+   * while it is being received. Default 200 MB (200 × 1024 × 1024), the limit a default
+   * Strapi v4 project enforces in practice (its body parser's `maxFileSize`).
+   */
+  readonly sizeLimit: number;
+  /** Most files one request may carry (413 beyond). Default 20. */
+  readonly maxFiles: number;
+  /** Most non-file form fields one request may carry (413 beyond). Default 50. */
+  readonly maxFields: number;
+  /** Largest non-file form field value (`fileInfo`), in bytes (413 beyond). Default 1 MB. */
+  readonly fieldSizeLimit: number;
+  /** Responsive formats: name → largest side in pixels. Default `{ large: 1000, medium: 750, small: 500 }`. */
+  readonly breakpoints: Readonly<Record<string, number>>;
+  /** Generate the responsive formats (Strapi's `responsiveDimensions` setting). Default true. */
+  readonly responsiveDimensions: boolean;
+  /**
+   * Re-encode images at quality 80 and keep the result when it is smaller (Strapi's
+   * `sizeOptimization` setting, on by default there too). Default true.
+   */
+  readonly sizeOptimization: boolean;
+  /** Rotate images according to their EXIF orientation (Strapi's `autoOrientation`). Default false. */
+  readonly autoOrientation: boolean;
+  /** Where files are received before they are stored. Default `<os tmpdir>/contentgen-uploads`. */
+  readonly tmpDir?: string;
+  /** `Cache-Control: public, max-age=<seconds>` of served files. Default 60, Strapi's public folder. */
+  readonly maxAge: number;
+}
+
+export type UploadUserConfig = Partial<UploadConfig>;
+
+export const defaultBreakpoints: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
+
+export const defaultUploadConfig: UploadConfig = {
+  sizeLimit: 200 * 1024 * 1024,
+  maxFiles: 20,
+  maxFields: 50,
+  fieldSizeLimit: 1024 * 1024,
+  breakpoints: defaultBreakpoints,
+  responsiveDimensions: true,
+  sizeOptimization: true,
+  autoOrientation: false,
+  maxAge: 60,
+};
+
+/** Defaults overridden by the user's settings; a wrong value fails at start, naming the key. */
+export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
+  const config: UploadConfig = { ...defaultUploadConfig, ...withoutUndefined(user) };
+  for (const key of ['sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit'] as const) {
+    if (!Number.isSafeInteger(config[key]) || config[key] < 1) {
+      throw new Error(`upload config ${key} must be a positive integer, got ${String(config[key])}`);
+    }
+  }
+  if (!Number.isSafeInteger(config.maxAge) || config.maxAge < 0) {
+    throw new Error(`upload config maxAge must be a whole number of seconds, got ${String(config.maxAge)}`);
+  }
+  for (const [name, size] of Object.entries(config.breakpoints)) {
+    if (!/^[A-Za-z0-9]+$/.test(name) || name === 'thumbnail') {
+      throw new Error(`upload config breakpoints: "${name}" must be letters and digits, and not "thumbnail"`);
+    }
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new Error(`upload config breakpoints.${name} must be a positive integer, got ${String(size)}`);
+    }
+  }
+  for (const key of ['responsiveDimensions', 'sizeOptimization', 'autoOrientation'] as const) {
+    if (typeof config[key] !== 'boolean') throw new Error(`upload config ${key} must be true or false`);
+  }
+  return config;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

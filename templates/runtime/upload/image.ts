@@ -1,0 +1,81 @@
+/**
+ * Image work with sharp: reading an upload's format and dimensions, Strapi's size
+ * optimization / auto orientation, and the resized copies behind `formats`. Every function
+ * reads a file and writes a file, so no image is ever held whole in memory by us.
+ */
+import sharp, { type FormatEnum, type Sharp, type SharpOptions } from 'sharp';
+
+/** Tolerate decoder warnings (common in camera JPEGs) but not corrupt data. */
+const input: SharpOptions = { failOn: 'error' };
+
+export interface ImageProbe {
+  /** sharp's decoder name (`jpeg`, `png`, `webp`, `gif`, `tiff`, `svg`, ...), `avif` for AV1 HEIF. */
+  readonly format: string;
+  readonly width: number;
+  readonly height: number;
+  /** EXIF orientation (1–8) when the file carries one. */
+  readonly orientation?: number;
+}
+
+/** The image's format and dimensions from its header, or null when sharp cannot read it. */
+export async function probeImage(file: string): Promise<ImageProbe | null> {
+  try {
+    const meta = await sharp(file, input).metadata();
+    if (!meta.format || !meta.width || !meta.height) return null;
+    const format = meta.format === 'heif' && meta.compression === 'av1' ? 'avif' : meta.format;
+    return { format, width: meta.width, height: meta.height, ...(meta.orientation ? { orientation: meta.orientation } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+export interface WrittenImage {
+  readonly width: number;
+  readonly height: number;
+  /** Bytes written. */
+  readonly size: number;
+}
+
+interface OutputOptions {
+  /** The source's format: outputs keep it. */
+  readonly format: string;
+  /**
+   * An EXIF orientation to write into the output (sharp drops metadata), so an image that
+   * is not auto-oriented still displays upright.
+   */
+  readonly orientation?: number;
+}
+
+function finish(pipeline: Sharp, options: OutputOptions & { quality?: number }): Sharp {
+  const withFormat = pipeline.toFormat(options.format as keyof FormatEnum, options.quality === undefined ? {} : { quality: options.quality });
+  return options.orientation && options.orientation !== 1
+    ? withFormat.withExif({ IFD0: { Orientation: String(options.orientation) } })
+    : withFormat;
+}
+
+/**
+ * Strapi's `optimize`: the image re-encoded in its own format at `quality` (80 with size
+ * optimization, else 100), rotated upright first when `autoOrient`.
+ */
+export async function writeOptimized(
+  source: string,
+  target: string,
+  options: OutputOptions & { readonly quality: number; readonly autoOrient: boolean },
+): Promise<WrittenImage> {
+  let pipeline = sharp(source, input);
+  if (options.autoOrient) pipeline = pipeline.autoOrient();
+  const info = await finish(pipeline, { ...options, ...(options.autoOrient ? { orientation: undefined } : {}) }).toFile(target);
+  return { width: info.width, height: info.height, size: info.size };
+}
+
+/** The image resized to fit inside `box` (aspect ratio kept, never enlarged), in its own format. */
+export async function writeResized(
+  source: string,
+  target: string,
+  box: { readonly width: number; readonly height: number },
+  options: OutputOptions,
+): Promise<WrittenImage> {
+  const pipeline = sharp(source, input).resize({ width: box.width, height: box.height, fit: 'inside', withoutEnlargement: true });
+  const info = await finish(pipeline, options).toFile(target);
+  return { width: info.width, height: info.height, size: info.size };
+}

@@ -1,0 +1,82 @@
+/**
+ * The upload plugin (media): Strapi v4's `/api/upload` routes, a local provider storing
+ * under `<server root>/public/uploads/`, and the middleware serving `/uploads/<name>`.
+ *
+ * Mounting (see README of the runtime):
+ * - `routes` go on the REST router like content-type routes (under `/api`); each names its
+ *   permission action (`plugin::upload.content-api.upload|find|findOne|destroy`).
+ * - `middleware` goes after the error middleware (it throws NotFoundError) and before the
+ *   router; it answers only GET/HEAD under `/uploads/`.
+ * - A JSON body parser in front of the router must leave `multipart/form-data` requests
+ *   unread: `POST /api/upload` streams its body itself.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+import type { Database } from '../db/database.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
+import type { Route } from '../rest/routes.js';
+import { resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+import { LocalProvider } from './provider-local.js';
+import { uploadRoutes } from './routes.js';
+import { serveUploads } from './serve.js';
+import { UploadService } from './service.js';
+
+export const fileUid = 'plugin::upload.file';
+
+export interface UploadPluginOptions {
+  readonly db: Database;
+  /** The server's root folder: files go to `<root>/public/uploads/`. */
+  readonly root: string;
+  /** Settings over the defaults (see UploadConfig). */
+  readonly config?: UploadUserConfig;
+  /** The server's registry; `plugin::upload.file` is taken from it unless `meta` is given. */
+  readonly registry?: Registry;
+  /** Metadata of `plugin::upload.file` (the generated `uploadFile`). */
+  readonly meta?: ContentTypeMeta;
+  /** Failures that do not fail a request (a stored file that could not be removed). */
+  readonly log?: (err: unknown) => void;
+}
+
+export interface UploadPlugin {
+  readonly routes: Route[];
+  readonly middleware: Middleware[];
+  /** For entry writes: multipart `files.<field>` uploads, and linking checks. */
+  readonly service: UploadService;
+  readonly config: UploadConfig;
+  /** Absolute path of the uploads folder. */
+  readonly uploadsDir: string;
+}
+
+export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
+  const meta = options.meta ?? options.registry?.contentTypes.get(fileUid);
+  if (!meta) throw new Error(`upload plugin: no ${fileUid} content type (give registry or meta)`);
+  const config = resolveUploadConfig(options.config);
+  const tmpDir = path.resolve(config.tmpDir ?? path.join(os.tmpdir(), 'contentgen-uploads'));
+  const provider = new LocalProvider(options.root);
+  const service = new UploadService({
+    db: options.db,
+    meta,
+    config,
+    provider,
+    tmpDir,
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    routes: uploadRoutes(meta, service, config, tmpDir),
+    middleware: [serveUploads({ dir: provider.dir, prefix: provider.urlPrefix, maxAge: config.maxAge }) as Middleware],
+    service,
+    config,
+    uploadsDir: provider.dir,
+  };
+}
+
+export { assertAllowedTypes, isAllowedType, mediaTypeOf, type MediaType } from './allowed-types.js';
+export { defaultBreakpoints, defaultUploadConfig, resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+export { uploadPackages } from './dependencies.js';
+export { readMultipart, type MultipartBody, type MultipartLimits, type ReceivedFile } from './multipart.js';
+export { LocalProvider, type StoredName, type UploadProvider } from './provider-local.js';
+export { filesField, uploadActions, uploadRoutes } from './routes.js';
+export { serveUploads } from './serve.js';
+export { parseFileInfo, UploadService, type FileInfo, type FileObject } from './service.js';

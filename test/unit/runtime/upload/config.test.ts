@@ -1,0 +1,35 @@
+/** Upload settings: defaults, overrides, and clear failures for wrong values. */
+import { describe, expect, it } from 'vitest';
+import { defaultUploadConfig, resolveUploadConfig } from '../../../../templates/runtime/upload/config.js';
+
+describe('resolveUploadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(resolveUploadConfig()).toEqual(defaultUploadConfig);
+    expect(defaultUploadConfig).toMatchObject({
+      sizeLimit: 200 * 1024 * 1024,
+      maxFiles: 20,
+      breakpoints: { large: 1000, medium: 750, small: 500 },
+      responsiveDimensions: true,
+      sizeOptimization: true,
+      autoOrientation: false,
+      maxAge: 60,
+    });
+  });
+
+  it('overrides keys given, ignoring undefined ones', () => {
+    const config = resolveUploadConfig({ sizeLimit: 1000, breakpoints: { big: 800 }, maxAge: undefined });
+    expect(config.sizeLimit).toBe(1000);
+    expect(config.breakpoints).toEqual({ big: 800 });
+    expect(config.maxAge).toBe(60);
+  });
+
+  it('refuses wrong values, naming the key', () => {
+    expect(() => resolveUploadConfig({ sizeLimit: 0 })).toThrow('upload config sizeLimit must be a positive integer, got 0');
+    expect(() => resolveUploadConfig({ maxFiles: 1.5 })).toThrow('maxFiles');
+    expect(() => resolveUploadConfig({ maxAge: -1 })).toThrow('maxAge');
+    expect(() => resolveUploadConfig({ breakpoints: { thumbnail: 100 } })).toThrow('"thumbnail"');
+    expect(() => resolveUploadConfig({ breakpoints: { 'x/y': 100 } })).toThrow('letters and digits');
+    expect(() => resolveUploadConfig({ breakpoints: { big: -5 } })).toThrow('breakpoints.big');
+    expect(() => resolveUploadConfig({ sizeOptimization: 'yes' as never })).toThrow('sizeOptimization');
+  });
+});
