@@ -28,6 +28,8 @@ export interface AppOptions {
   readonly auth: UsersPermissions;
   /** The upload plugin: its routes under the prefix, and the middleware serving /uploads. */
   readonly upload?: UploadPlugin;
+  /** Mounted first, before the error envelope (e.g. a health check that must answer plainly). */
+  readonly before?: readonly Koa.Middleware[];
   readonly log?: (err: unknown) => void;
 }
 
@@ -74,6 +76,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
     ]);
   }
 
+  for (const middleware of options.before ?? []) app.use(middleware);
   if (config.diagnostics.serverTiming) app.use(serverTiming());
   app.use(errorMiddleware(options.log));
   for (const middleware of options.upload?.middleware ?? []) app.use(middleware);
