@@ -98,3 +98,38 @@ export const pluginContentTypes: readonly PluginContentType[] = [
 export function pluginOf(uid: string): string | undefined {
   return /^plugin::([^.]+)\./.exec(uid)?.[1];
 }
+
+/**
+ * Content-API actions of the users-permissions plugin, by controller, in the order of
+ * Strapi's controller objects (the order `GET /api/users-permissions/permissions` lists).
+ */
+export const usersPermissionsActions: Readonly<Record<string, readonly string[]>> = {
+  auth: ['callback', 'changePassword', 'resetPassword', 'connect', 'forgotPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation'],
+  user: ['create', 'update', 'find', 'findOne', 'count', 'destroy', 'me'],
+  role: ['createRole', 'findOne', 'find', 'updateRole', 'deleteRole'],
+  permissions: ['getPermissions'],
+};
+
+/** Content-API actions of the upload plugin (`plugin::upload.content-api.<action>`). */
+export const uploadActions: readonly string[] = ['find', 'findOne', 'destroy', 'upload'];
+
+/** Every plugin action a role or token may be granted, e.g. `plugin::users-permissions.user.me`. */
+export const pluginActions: readonly string[] = [
+  ...Object.entries(usersPermissionsActions).flatMap(([controller, actions]) => actions.map((a) => `plugin::users-permissions.${controller}.${a}`)),
+  ...uploadActions.map((a) => `plugin::upload.content-api.${a}`),
+];
+
+/**
+ * Prisma model names contentgen emits for plugin tables that are not content types; a
+ * model of the user's whose name collides would break the schema.
+ */
+export const reservedModelNames: readonly string[] = [
+  'AdminApiToken',
+  'Prisma',
+  'PrismaClient',
+  'UploadFile',
+  'UsersPermissionsPermission',
+  'UsersPermissionsRateLimit',
+  'UsersPermissionsRole',
+  'UsersPermissionsUser',
+];

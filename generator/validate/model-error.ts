@@ -18,7 +18,9 @@ export function didYouMean(input: string, options: readonly string[]): string {
     .filter(({ option, distance }) => distance <= Math.max(1, Math.floor(option.length / 3)))
     .sort((a, b) => a.distance - b.distance || (a.option < b.option ? -1 : 1));
   if (scored.length === 0) return '';
-  return ` Did you mean ${scored.slice(0, 3).map(({ option }) => `"${option}"`).join(' or ')}?`;
+  // Only the closest: a far second guess is noise, not help.
+  const best = scored.filter(({ distance }) => distance === scored[0]!.distance);
+  return ` Did you mean ${best.slice(0, 3).map(({ option }) => `"${option}"`).join(' or ')}?`;
 }
 
 function levenshtein(a: string, b: string): number {

@@ -124,6 +124,27 @@ describe('model validation', () => {
     ]);
   });
 
+  it('rejects plugin actions that do not exist, with a suggestion', async () => {
+    const errors = await errorsOf({
+      'article.json': article({}),
+      'permissions.json': { authenticated: ['plugin::users-permissions.user.me', 'plugin::upload.content-api.uplod'] },
+    });
+    expect(errors).toEqual([
+      'permissions.json /authenticated/1: role "authenticated": unknown plugin action "plugin::upload.content-api.uplod". Did you mean "plugin::upload.content-api.upload"?',
+    ]);
+  });
+
+  it('rejects names that clash with the plugins: the /api/users route and reserved models', async () => {
+    const errors = await errorsOf({
+      'member.json': { info: { singularName: 'member', pluralName: 'users' }, attributes: {} },
+      'upload-file.json': { info: { singularName: 'upload-file', pluralName: 'upload-files' }, attributes: {} },
+    });
+    expect(errors).toEqual([
+      'member.json /info/pluralName: content type "api::member.member": pluralName "users" is already used by "plugin::users-permissions.user"',
+      'upload-file.json /info/singularName: content type "api::upload-file.upload-file": its model name "UploadFile" is reserved by contentgen',
+    ]);
+  });
+
   it('the CLI exits 1, lists the problems and writes nothing', async () => {
     const models = await writeModels({ 'article.json': article({ title: { type: 'strng' } }) });
     const outDir = path.join(path.dirname(models), `${path.basename(models)}-out`);

@@ -3,24 +3,13 @@
  * token can be granted (Strapi's `getActions()`), the two default roles and the plugin
  * actions they get by default (reference §6.4).
  */
+import { uploadActions, usersPermissionsActions } from '../../ir/plugins.js';
 import type { ContentType, Schema } from '../../ir/types.js';
+
+export { uploadActions, usersPermissionsActions };
 
 /** `api::article` / `plugin::users-permissions` → controller → actions, in Strapi's order. */
 export type ActionCatalog = Record<string, Record<string, string[]>>;
-
-/**
- * Content-API actions of the users-permissions plugin, by controller, in the order of
- * Strapi's controller objects (the order `GET /api/users-permissions/permissions` lists).
- */
-export const usersPermissionsActions: Readonly<Record<string, readonly string[]>> = {
-  auth: ['callback', 'changePassword', 'resetPassword', 'connect', 'forgotPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation'],
-  user: ['create', 'update', 'find', 'findOne', 'count', 'destroy', 'me'],
-  role: ['createRole', 'findOne', 'find', 'updateRole', 'deleteRole'],
-  permissions: ['getPermissions'],
-};
-
-/** Content-API actions of the upload plugin (`plugin::upload.content-api.<action>`). */
-export const uploadActions: readonly string[] = ['find', 'findOne', 'destroy', 'upload'];
 
 const upPrefix = 'plugin::users-permissions';
 

@@ -1,9 +1,9 @@
+import { pluginActions } from '../../ir/plugins.js';
 import { didYouMean } from '../model-error.js';
 import { isPlainObject, pointer, type ValidationRule } from '../context.js';
 
 export const contentActions = ['find', 'findOne', 'create', 'update', 'delete'] as const;
 const roleTypePattern = /^[a-z][a-z0-9-_]*$/;
-const pluginActionPattern = /^plugin::[a-z0-9-]+\.[A-Za-z0-9-]+\.[A-Za-z0-9]+$/;
 
 /**
  * permissions.json: `{ "<role type>": ["api::article.article.find", ...] }`. Every content
@@ -29,7 +29,9 @@ export const permissionsRule: ValidationRule = ({ models, report }) => {
       const at = pointer(role, i);
       if (typeof action !== 'string') return report(file, at, `role "${role}": actions must be strings`);
       if (action.startsWith('plugin::')) {
-        if (!pluginActionPattern.test(action)) report(file, at, `role "${role}": "${action}" is not a plugin action like "plugin::users-permissions.user.me"`);
+        if (!pluginActions.includes(action)) {
+          report(file, at, `role "${role}": unknown plugin action "${action}".${didYouMean(action, pluginActions)}`);
+        }
         return;
       }
       const match = /^(api::[a-z0-9-]+\.[a-z0-9-]+)\.([A-Za-z]+)$/.exec(action);

@@ -1,3 +1,5 @@
+import { reservedModelNames } from '../../ir/plugins.js';
+import { pascalCase } from '../../ir/names.js';
 import { isPlainObject, pointer, type ValidationRule } from '../context.js';
 
 /**
@@ -5,7 +7,14 @@ import { isPlainObject, pointer, type ValidationRule } from '../context.js';
  * same plural name would answer the same REST path.
  */
 export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
-  const routeOwners = new Map<string, string>();
+  // The users-permissions plugin serves /api/users and /api/users-permissions itself.
+  const routeOwners = new Map<string, string>([
+    ['users', 'plugin::users-permissions.user'],
+    ['users-permissions', 'plugin::users-permissions'],
+    ['upload', 'plugin::upload'],
+    ['auth', 'plugin::users-permissions'],
+  ]);
+  const modelOwners = new Map<string, string>(reservedModelNames.map((name) => [name, 'contentgen']));
   const tableOwners = new Map<string, string>();
   for (const ct of models.contentTypes) {
     if (!isPlainObject(ct.json) || !isPlainObject(ct.json.info)) continue;
@@ -20,6 +29,12 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
       } else {
         routeOwners.set(name, ct.uid);
       }
+    }
+    if (!ct.plugin && typeof info.singularName === 'string') {
+      const model = pascalCase(info.singularName);
+      const owner = modelOwners.get(model);
+      if (owner) report(ct, pointer('info', 'singularName'), `content type "${ct.uid}": its model name "${model}" is reserved by ${owner}`);
+      modelOwners.set(model, ct.uid);
     }
     const table = typeof ct.json.collectionName === 'string' ? ct.json.collectionName : typeof info.pluralName === 'string' ? info.pluralName.replace(/-/g, '_') : undefined;
     if (table) claimTable(table, ct.uid, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": table "${table}" is already used by "${tableOwners.get(table)}"`));
