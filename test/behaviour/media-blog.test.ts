@@ -1,0 +1,75 @@
+/**
+ * Media end to end on the emitted blog server: files uploaded through /api/upload, linked to
+ * a media field, populated in entries, served at /uploads, refused when the field's
+ * allowedTypes forbid them, and populated only for roles that may read files.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+
+let built: BuiltServer;
+let server: RunningServer;
+let token: string;
+let api: ReturnType<typeof client>;
+
+async function upload(name: string, type: string, bytes: Uint8Array): Promise<any> {
+  const form = new FormData();
+  form.append('files', new Blob([bytes], { type }), name);
+  const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: bearer(token) });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+beforeAll(async () => {
+  built = await buildFixture('blog');
+  server = await startServer(built.dir);
+  token = await createApiToken(built.dir, { type: 'full-access' });
+  api = client(server.url, bearer(token));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await built?.cleanup();
+});
+
+describe('media fields', () => {
+  it('links an uploaded image to an entry and populates it with its formats', async () => {
+    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+    const [file] = await upload('Cover Photo.png', 'image/png', png);
+    expect(file).toMatchObject({ name: 'Cover Photo.png', mime: 'image/png', width: 1200, height: 800, provider: 'local' });
+    expect(Object.keys(file.formats)).toEqual(['thumbnail', 'large', 'medium', 'small']);
+
+    const created = await api.post('/api/articles?populate[cover]=true&fields[0]=title', { data: { title: 'With cover', cover: file.id } });
+    expect(created.status).toBe(200);
+    expect(created.body.data.attributes.cover.data).toMatchObject({ id: file.id, attributes: { name: 'Cover Photo.png', url: file.url, width: 1200 } });
+
+    const served = await fetch(`${server.url}${file.url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('refuses a file whose type the field does not allow', async () => {
+    const [text] = await upload('notes.txt', 'text/plain', new TextEncoder().encode('hello'));
+    const res = await api.post('/api/articles', { data: { title: 'Text cover', cover: text.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('ValidationError');
+    expect(res.body.error.details.errors[0].path).toEqual(['cover']);
+  });
+
+  it('deleting the file unlinks it from entries', async () => {
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).png().toBuffer();
+    const [file] = await upload('small.png', 'image/png', png);
+    const article = (await api.post('/api/articles', { data: { title: 'Doomed cover', cover: file.id } })).body.data.id;
+    expect((await api.del(`/api/upload/files/${file.id}`)).status).toBe(200);
+    const read = await api.get(`/api/articles/${article}?populate=cover&fields[0]=title`);
+    expect(read.body.data.attributes.cover.data).toBeNull();
+  });
+
+  it('the public role, without upload find, gets entries without their media populated', async () => {
+    const res = await client(server.url).get('/api/articles?populate=cover&fields[0]=title&filters[title]=With cover');
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].attributes).not.toHaveProperty('cover');
+  });
+});
