@@ -15,7 +15,7 @@ let api: ReturnType<typeof client>;
 
 async function upload(name: string, type: string, bytes: Uint8Array): Promise<any> {
   const form = new FormData();
-  form.append('files', new Blob([bytes], { type }), name);
+  form.append('files', new Blob([Uint8Array.from(bytes)], { type }), name);
   const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: bearer(token) });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);

@@ -12,15 +12,17 @@ import { validationErrors, type ValidationIssue } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
 import { SqlBuilder } from '../query/sql.js';
+import { jsonFieldsFor, populateEntries } from '../populate/execute.js';
+import { parsePopulate, type PopulateTree } from '../populate/parse.js';
+import { findActionOf } from '../rest/routes.js';
 import { toEntry, type Entry } from '../rest/transform.js';
-import { roleUid, type UsersPermissionsStore } from './store.js';
+import type { UsersPermissionsStore } from './store.js';
 
 export type UserObject = Record<string, unknown> & { id: number };
 
 /** What the caller may see: populated relations need `<target>.find`. */
 export type Can = (action: string) => boolean;
 
-const roleFind = `${roleUid}.find`;
 
 /** Attributes register never takes from the body, whatever the model says (Strapi's list). */
 const systemFields = new Set([
@@ -46,11 +48,10 @@ export class UserService {
    * default limit.
    */
   async find(query: Record<string, unknown>, can: Can): Promise<UserObject[]> {
-    const plan = buildFindQuery(this.meta, { ...query, pagination: userPagination(query) }, this.readOptions(false));
+    const tree = this.populateTree(query, can);
+    const plan = buildFindQuery(this.meta, { ...query, pagination: userPagination(query) }, { ...this.readOptions(false), extraFields: jsonFieldsFor(tree) });
     const rows = await this.db.query(plan.select.sql, plan.select.params);
-    const users = rows.map((row) => flatten(toEntry(this.meta, row, plan.fields)));
-    await this.populate(users, query['populate'], can);
-    return users;
+    return this.toUsers(this.db, rows, plan.fields, tree);
   }
 
   /** GET /api/users/count: the number of users matching `filters` / `_q`. */
@@ -64,12 +65,11 @@ export class UserService {
   async findOne(id: unknown, query: Record<string, unknown>, can: Can, db: Database = this.db): Promise<UserObject | null> {
     const userId = parseUserId(id);
     if (userId === null) return null;
-    const plan = buildFindOneQuery(this.meta, userId, query, { dialect: db.dialect });
-    const [row] = await db.query(plan.select.sql, plan.select.params);
-    if (!row) return null;
-    const user = flatten(toEntry(this.meta, row, plan.fields));
-    await this.populate([user], query['populate'], can, db);
-    return user;
+    const tree = this.populateTree(query, can);
+    const plan = buildFindOneQuery(this.meta, userId, query, { dialect: db.dialect, extraFields: jsonFieldsFor(tree) });
+    const rows = await db.query(plan.select.sql, plan.select.params);
+    const [user] = await this.toUsers(db, rows, plan.fields, tree);
+    return user ?? null;
   }
 
   /** The body keys register accepts besides username, email and password. */
@@ -135,15 +135,28 @@ export class UserService {
     return { dialect: this.db.dialect, registry: this.registry, defaultLimit: 25, maxLimit: 0, withCount };
   }
 
-  /** `populate=role` (or `*`, `[role]=true`, …) for callers allowed to `find` roles. */
-  private async populate(users: UserObject[], raw: unknown, can: Can, db: Database = this.db): Promise<void> {
-    if (users.length === 0 || !wantsRole(raw) || !can(roleFind)) return;
-    const [roleIds, roles] = await Promise.all([this.store.roleIdsOfUsers(db, users.map((u) => u.id)), this.store.roles(db)]);
-    const byId = new Map(roles.map((r) => [Number(r.id), r]));
-    for (const user of users) {
-      const roleId = roleIds.get(user.id);
-      user.role = roleId === undefined ? null : (byId.get(roleId) ?? null);
-    }
+  /** `populate` like any content type (the shared planner), for the types the caller may `find`. */
+  private populateTree(query: Record<string, unknown>, can: Can): PopulateTree {
+    return parsePopulate(this.meta, query['populate'], { registry: this.registry, maxDepth: populateMaxDepth, canFind: (uid) => can(findActionOf(uid)) });
+  }
+
+  /**
+   * Rows → users as users-permissions answers them: bare objects, populated relations
+   * flattened too (`role: {id, name, …}`, not `{data: {id, attributes}}`).
+   */
+  private async toUsers(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree): Promise<UserObject[]> {
+    const entries = rows.map((row) => toEntry(this.meta, row, fields));
+    await populateEntries(
+      { db, registry: this.registry, maxRelationEntries: 100, publicationState: 'live' },
+      entries.map((entry, i) => ({ id: entry.id, row: rows[i]!, attributes: entry.attributes })),
+      tree,
+    );
+    return entries.map((entry) => {
+      const user = flattenEntry(entry, tree) as UserObject;
+      // Strapi never lists a role's users inside a user.
+      if (user.role && typeof user.role === 'object') delete (user.role as Record<string, unknown>).users;
+      return user;
+    });
   }
 
   /** Strapi's check of unique attributes before writing: "This attribute must be unique". */
@@ -178,6 +191,39 @@ export function flatten(entry: Entry): UserObject {
   return { id: entry.id, ...entry.attributes };
 }
 
+/** An entry as users-permissions shows it: `{id, ...attributes}`, its populated fields flattened too. */
+function flattenEntry(entry: Entry, tree: PopulateTree): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: entry.id, ...entry.attributes };
+  flattenPopulated(out, tree);
+  return out;
+}
+
+/** Walks what was populated (never other values, which may be JSON of any shape). */
+function flattenPopulated(out: Record<string, unknown>, tree: PopulateTree): void {
+  for (const [name, node] of tree) {
+    const value = out[name];
+    switch (node.field.kind) {
+      case 'relation':
+      case 'media': {
+        const data = (value as { data?: Entry | Entry[] | null } | null)?.data ?? null;
+        out[name] = Array.isArray(data) ? data.map((e) => flattenEntry(e, node.children)) : data ? flattenEntry(data, node.children) : null;
+        break;
+      }
+      case 'component':
+        for (const instance of Array.isArray(value) ? value : value ? [value] : []) flattenPopulated(instance as Record<string, unknown>, node.children);
+        break;
+      case 'dynamiczone':
+        for (const item of Array.isArray(value) ? (value as Record<string, unknown>[]) : []) {
+          const inner = node.on.get(String(item.__component));
+          if (inner) flattenPopulated(item, inner);
+        }
+        break;
+    }
+  }
+}
+
+const populateMaxDepth = 5;
+
 export function parseUserId(id: unknown): number | null {
   const text = typeof id === 'number' ? String(id) : typeof id === 'string' ? id : '';
   if (!/^[1-9]\d{0,15}$/.test(text)) return null;
@@ -192,22 +238,4 @@ function userPagination(query: Record<string, unknown>): Record<string, unknown>
     return { ...(has('page') ? { page: query['page'] } : {}), ...(has('pageSize') ? { pageSize: query['pageSize'] } : {}), ...(has('start') ? { start: query['start'] } : {}), ...(has('limit') ? { limit: query['limit'] } : {}) };
   }
   return { start: has('start') ? query['start'] : 0, limit: has('limit') ? query['limit'] : -1 };
-}
-
-const truthy = new Set(['true', 't', '1', '*']);
-
-function wantsRole(raw: unknown): boolean {
-  const named = (text: string) => text.split(',').some((part) => {
-    const name = part.trim();
-    return name === '*' || name === 'role' || name.startsWith('role.');
-  });
-  if (typeof raw === 'string') return named(raw);
-  if (Array.isArray(raw)) return raw.some((item) => typeof item === 'string' && named(item));
-  if (raw && typeof raw === 'object' && Object.hasOwn(raw, 'role')) {
-    const value = (raw as Record<string, unknown>).role;
-    if (value === true) return true;
-    if (typeof value === 'string') return truthy.has(value);
-    return value !== null && typeof value === 'object';
-  }
-  return false;
 }
