@@ -270,7 +270,7 @@ describe('query count', () => {
     const hundred = await count(100);
     expect(ten).toBeGreaterThan(0);
     expect(hundred).toBe(ten);
-    // list + count + one per relation/media field (author, category, tags, cover)
-    expect(ten).toBe(6);
+    // token lookup + list + count + one per relation/media field (author, category, tags, cover)
+    expect(ten).toBe(7);
   });
 });

@@ -14,8 +14,9 @@ import { resolveSecrets } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, type PrismaLike } from './db/database.js';
+import { openSqliteReader } from './db/sqlite-reader.js';
 import { applyMigrations } from './db/migrate.js';
-import { createAdapterFactory, providerFromUrl } from './db/provider.js';
+import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './db/provider.js';
 import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
 
@@ -56,7 +57,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
 
   const prisma = options.createPrisma(await createAdapterFactory(config.databaseUrl));
-  const db = createDatabase(prisma, provider);
+  // SQLite reads skip Prisma's raw-query pipeline (db/sqlite-reader.ts); writes stay on Prisma.
+  const sqliteFile = provider === 'sqlite' ? sqliteFilePath(config.databaseUrl) : undefined;
+  const reader = sqliteFile && sqliteFile !== ':memory:' ? openSqliteReader(sqliteFile) : undefined;
+  const db = createDatabase(prisma, provider, reader ? { reader } : {});
   let publicUrl = config.url;
   const auth = createUsersPermissions({
     db,
@@ -101,6 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await Promise.race([drained, timeout]);
       server.closeAllConnections();
       await prisma.$disconnect();
+      reader?.close();
     })());
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import { SqlBuilder } from '../query/sql.js';
 import { ApplicationError } from '../errors.js';
 import { apiTokenTypes, type ApiTokenType, type Policy } from './policy.js';
 
@@ -60,8 +61,23 @@ export class ApiTokens {
     return createHmac('sha512', this.#salt).update(accessKey).digest('hex');
   }
 
+  /** Runs on every token-authenticated request: one indexed SELECT through the read path. */
   async findByAccessKey(accessKey: string): Promise<ApiToken | null> {
-    const row = await this.db.prisma[delegate].findUnique({ where: { accessKey: this.hash(accessKey) } });
+    const sql = new SqlBuilder(this.db.dialect);
+    const column = (name: string, alias: string) => `${sql.ident(name)} AS ${sql.ident(alias)}`;
+    const columns = [
+      column('id', 'id'),
+      column('name', 'name'),
+      column('description', 'description'),
+      column('type', 'type'),
+      column('permissions', 'permissions'),
+      column('lifespan', 'lifespan'),
+      column('expires_at', 'expiresAt'),
+      column('last_used_at', 'lastUsedAt'),
+      column('created_at', 'createdAt'),
+    ];
+    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(tokenTable)} WHERE ${sql.ident('access_key')} = ${sql.param(this.hash(accessKey))}`);
+    const [row] = await this.db.query(compiled.sql, compiled.params);
     return row ? toToken(row) : null;
   }
 
@@ -132,9 +148,14 @@ export function isExpired(token: ApiToken, now: Date = new Date()): boolean {
   return token.expiresAt !== null && token.expiresAt.getTime() < now.getTime();
 }
 
+/** The table of AdminApiToken (generator/emit/auth/auth.ts). */
+const tokenTable = 'strapi_api_tokens';
+
 function toToken(raw: unknown): ApiToken {
   const row = raw as Record<string, unknown>;
-  const permissions = Array.isArray(row.permissions) ? row.permissions.filter((p): p is string => typeof p === 'string') : [];
+  // JSON arrives parsed from Prisma, as text from the SQLite read path.
+  const stored = typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as unknown) : row.permissions;
+  const permissions = Array.isArray(stored) ? stored.filter((p): p is string => typeof p === 'string') : [];
   return {
     id: Number(row.id),
     name: String(row.name),

@@ -6,6 +6,7 @@
  */
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
+import type { SqliteReader } from './sqlite-reader.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
 export interface PrismaLike {
@@ -26,15 +27,24 @@ export interface Database {
   transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
 }
 
-export function createDatabase(prisma: PrismaLike, dialect: Dialect): Database {
-  return bind(prisma, dialect, false);
+export interface DatabaseOptions {
+  /** A faster executor for reads outside transactions (see sqlite-reader.ts). */
+  readonly reader?: SqliteReader;
 }
 
-function bind(client: any, dialect: Dialect, inTransaction: boolean): Database {
+export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: DatabaseOptions = {}): Database {
+  return bind(prisma, dialect, false, options.reader);
+}
+
+function bind(client: any, dialect: Dialect, inTransaction: boolean, reader?: SqliteReader): Database {
+  // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
+  const read = reader && !inTransaction
+    ? (sql: string, params: readonly unknown[]) => measureQuery(async () => reader.query(sql, params))
+    : (sql: string, params: readonly unknown[]) => measureQuery(() => client.$queryRawUnsafe(sql, ...params));
   return {
     dialect,
     prisma: client,
-    query: (sql, params) => measureQuery(() => client.$queryRawUnsafe(sql, ...params)),
+    query: read as Database['query'],
     execute: (sql, params) => measureQuery(() => client.$executeRawUnsafe(sql, ...params)),
     transaction: (fn) => (inTransaction ? fn(bind(client, dialect, true)) : client.$transaction((tx: any) => fn(bind(tx, dialect, true)))),
   };

@@ -4,7 +4,18 @@
  * optimization / auto orientation, and the resized copies behind `formats`. Every function
  * reads a file and writes a file, so no image is ever held whole in memory by us.
  */
-import sharp, { type FormatEnum, type Sharp, type SharpOptions } from 'sharp';
+import type { FormatEnum, Sharp, SharpOptions } from 'sharp';
+
+type SharpFactory = (typeof import('sharp'))['default'];
+let loadingSharp: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (libvips) adds ~55 MB to the process; most servers never resize an image, so it is
+ * loaded on the first image, not at start.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  return (loadingSharp ??= import('sharp').then((module) => module.default));
+}
 
 /** Tolerate decoder warnings (common in camera JPEGs) but not corrupt data. */
 const input: SharpOptions = { failOn: 'error' };
@@ -21,7 +32,7 @@ export interface ImageProbe {
 /** The image's format and dimensions from its header, or null when sharp cannot read it. */
 export async function probeImage(file: string): Promise<ImageProbe | null> {
   try {
-    const meta = await sharp(file, input).metadata();
+    const meta = await (await loadSharp())(file, input).metadata();
     if (!meta.format || !meta.width || !meta.height) return null;
     const format = meta.format === 'heif' && meta.compression === 'av1' ? 'avif' : meta.format;
     return { format, width: meta.width, height: meta.height, ...(meta.orientation ? { orientation: meta.orientation } : {}) };
@@ -63,7 +74,7 @@ export async function writeOptimized(
   target: string,
   options: OutputOptions & { readonly quality: number; readonly autoOrient: boolean },
 ): Promise<WrittenImage> {
-  let pipeline = sharp(source, input);
+  let pipeline = (await loadSharp())(source, input);
   if (options.autoOrient) pipeline = pipeline.autoOrient();
   const info = await finish(pipeline, { ...options, ...(options.autoOrient ? { orientation: undefined } : {}) }).toFile(target);
   return { width: info.width, height: info.height, size: info.size };
@@ -76,7 +87,7 @@ export async function writeResized(
   box: { readonly width: number; readonly height: number },
   options: OutputOptions,
 ): Promise<WrittenImage> {
-  const pipeline = sharp(source, input).resize({ width: box.width, height: box.height, fit: 'inside', withoutEnlargement: true });
+  const pipeline = (await loadSharp())(source, input).resize({ width: box.width, height: box.height, fit: 'inside', withoutEnlargement: true });
   const info = await finish(pipeline, options).toFile(target);
   return { width: info.width, height: info.height, size: info.size };
 }
