@@ -8,6 +8,7 @@ import { bannerText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
+import { loadGraphqlInputs } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import type { BuildOptions } from './options.js';
@@ -35,7 +36,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (errors.length > 0) return { ok: false, errors };
 
   const ir = buildIr(models, options.provider);
-  const files = emitAll(ir, { name: options.name ?? packageName(options.outDir) });
+  const graphql = await loadGraphqlInputs(options.outDir);
+  const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql });
 
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };

@@ -6,6 +6,8 @@ import type { Schema } from '../ir/types.js';
 import { bannerText, userFileText, withHeader } from '../write/banner.js';
 import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
+import { emitGraphql } from './graphql/graphql.js';
+import type { GraphqlInputs } from '../load/load-graphql.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import { emitProject } from './project/project.js';
 import { emitContentTypes } from './rest/content-types.js';
@@ -13,6 +15,8 @@ import { emitRuntime } from './runtime.js';
 
 export interface EmitOptions {
   readonly name: string;
+  /** The user files schema.graphql depends on (src/extensions/graphql.ts, src/config.ts). */
+  readonly graphql?: GraphqlInputs;
 }
 
 /** Ordered list of emitters; adding an output family means adding a row. */
@@ -21,6 +25,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir) => emitPrismaSchema(ir, authPrismaModels(ir)),
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),
+  (ir, options) => emitGraphql(ir, options.graphql),
   () => emitRuntime(),
 ];
 

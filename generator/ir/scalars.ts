@@ -19,6 +19,14 @@ export interface ScalarMapping {
   readonly group: 'string' | 'date' | 'number' | 'generic';
 }
 
+/**
+ * JSON values (json attributes, components, dynamic zones) come back exactly as written on
+ * every database: PostgreSQL's default for Prisma's Json, `jsonb`, reorders object keys and
+ * drops duplicates, so PostgreSQL stores them as `json` (the text as given). Nothing compares
+ * JSON values for equality, which `json` lacks.
+ */
+export const jsonNativeType = '@db.Json';
+
 export const scalarTypes: Readonly<Record<ScalarType, ScalarMapping>> = {
   string: { prisma: 'String', nativeType: { mysql: '@db.VarChar(255)' }, ts: 'string', graphql: 'String', group: 'string' },
   text: { prisma: 'String', nativeType: { mysql: '@db.LongText' }, ts: 'string', graphql: 'String', group: 'string' },
@@ -36,8 +44,8 @@ export const scalarTypes: Readonly<Record<ScalarType, ScalarMapping>> = {
   float: { prisma: 'Float', ts: 'number', graphql: 'Float', group: 'number' },
   decimal: { prisma: 'Decimal', nativeType: { postgresql: '@db.Decimal(65, 30)', mysql: '@db.Decimal(65, 30)' }, ts: 'number', graphql: 'Float', group: 'number' },
   boolean: { prisma: 'Boolean', ts: 'boolean', graphql: 'Boolean', group: 'generic' },
-  json: { prisma: 'Json', ts: 'unknown', graphql: 'JSON', group: 'generic' },
-  array: { prisma: 'Json', ts: 'unknown[]', graphql: 'JSON', group: 'generic' },
+  json: { prisma: 'Json', nativeType: { postgresql: jsonNativeType }, ts: 'unknown', graphql: 'JSON', group: 'generic' },
+  array: { prisma: 'Json', nativeType: { postgresql: jsonNativeType }, ts: 'unknown[]', graphql: 'JSON', group: 'generic' },
 };
 
 export const scalarTypeNames = Object.keys(scalarTypes) as ScalarType[];

@@ -92,12 +92,21 @@ function diffTable(old: MysqlTable, next: MysqlTable, add: (kind: StepKind, sql:
   if (clauses.length > 0) add('AlterTable', `ALTER TABLE ${q(table)} ${clauses.join(',\n    ')}`);
 }
 
+/**
+ * Binary, not Prisma's `utf8mb4_unicode_ci`: a `_ci` collation makes `=`, unique indexes and
+ * ORDER BY ignore case and accents, so `Hello` would clash with a unique `hello` and match
+ * `filters[title][$eq]=hello`, unlike on SQLite and PostgreSQL. `utf8mb4_bin` compares code
+ * points, like they do (it pads trailing spaces in `=` and unique indexes, which the query
+ * compiler's binary comparisons do not; `utf8mb4_nopad_bin` would fix that but MySQL lacks it).
+ */
+export const tableCollation = 'utf8mb4_bin';
+
 function renderCreateTable(table: MysqlTable): string {
   const lines = table.columns.map((c) => `    ${renderColumn(c)}`);
   const keys = table.indexes.map((index) => `    ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)}(${index.columns.map(q).join(', ')})`);
   if (table.primaryKey.length > 0) keys.push(`    PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`);
   const body = keys.length > 0 ? `${lines.join(',\n')},\n\n${keys.join(',\n')}` : lines.join(',\n');
-  return `CREATE TABLE ${q(table.name)} (\n${body}\n) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`;
+  return `CREATE TABLE ${q(table.name)} (\n${body}\n) DEFAULT CHARACTER SET utf8mb4 COLLATE ${tableCollation}`;
 }
 
 function renderColumn(column: MysqlColumn): string {

@@ -8,6 +8,7 @@ import { StartupError } from './runtime/auth/secrets.js';
 import { startServer } from './runtime/server.js';
 import config from './config.js';
 import { sendMail } from './email.js';
+import registerGraphql from './extensions/graphql.js';
 
 try {
   await startServer({
@@ -16,6 +17,7 @@ try {
     registry,
     policy,
     sendMail,
+    graphqlExtension: registerGraphql,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),
   });

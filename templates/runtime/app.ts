@@ -1,8 +1,10 @@
 /**
- * Builds the Koa application: error envelope first, then body reading, then one router
- * with every content type's routes and the users-permissions and upload plugins' routes under
- * the REST prefix (uploaded files are served at /uploads). Every route first authenticates the caller and checks the route's action
- * (`ctx.state.auth`, see auth/authenticate.ts); the plugin's auth routes are rate-limited.
+ * Builds the Koa application: error envelope first, then body reading, then the GraphQL
+ * endpoint (`/graphql`, see graphql/index.ts), then one router with every content type's
+ * routes and the users-permissions and upload plugins' routes under the REST prefix
+ * (uploaded files are served at /uploads). Every route first authenticates the caller and
+ * checks the route's action (`ctx.state.auth`, see auth/authenticate.ts); the plugin's auth
+ * routes are rate-limited.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -12,6 +14,7 @@ import type { Database } from './db/database.js';
 import type { Registry } from './meta.js';
 import { EntityService } from './entity/service.js';
 import { errorMiddleware } from './errors.js';
+import { createGraphqlPlugin, type GraphqlRegister } from './graphql/index.js';
 import { jsonBody } from './http/body.js';
 import { serverTiming } from './http/server-timing.js';
 import { findActionOf, type Route, type RouteState } from './rest/routes.js';
@@ -29,6 +32,12 @@ export interface AppOptions {
   readonly upload?: UploadPlugin;
   /** Mounted first, before the error envelope (e.g. a health check that must answer plainly). */
   readonly before?: readonly Koa.Middleware[];
+  /** The GraphQL endpoint: the user's extension (src/extensions/graphql.ts) and schema.graphql. */
+  readonly graphql?: {
+    readonly register?: GraphqlRegister;
+    /** Outside production, a warning at start when this file no longer matches the schema. */
+    readonly schemaFile?: string;
+  };
   readonly log?: (err: unknown) => void;
 }
 
@@ -75,11 +84,25 @@ export function createApp(options: AppOptions): Koa<AppState> {
     ]);
   }
 
+  const log = options.log ?? ((err: unknown) => console.error(err));
+  const graphql = createGraphqlPlugin({
+    registry: options.registry,
+    db,
+    config: config.plugins.graphql,
+    auth,
+    ...(options.upload ? { upload: options.upload } : {}),
+    ...(options.graphql?.register ? { register: options.graphql.register } : {}),
+    ...(options.graphql?.schemaFile ? { schemaFile: options.graphql.schemaFile } : {}),
+    environment: process.env.NODE_ENV ?? 'development',
+    log,
+  });
+
   for (const middleware of options.before ?? []) app.use(middleware);
   if (config.diagnostics.serverTiming) app.use(serverTiming());
   app.use(errorMiddleware(options.log));
   for (const middleware of options.upload?.middleware ?? []) app.use(middleware);
   app.use(jsonBody({ limit: config.api.rest.bodyLimit }));
+  app.use(graphql.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return app;

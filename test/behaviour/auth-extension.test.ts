@@ -6,7 +6,6 @@
  */
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
@@ -66,11 +65,9 @@ describe('extended user model', () => {
     expect(Object.keys(res.body)).toEqual(['user']); // no JWT until the email is confirmed
     expect(res.body.user).toMatchObject({ username: 'olga', displayName: 'Olga K.', nickname: 'ok', confirmed: false });
     expect(res.body.user).not.toHaveProperty('secretNote');
-    const db = new Database(path.join(built.dir, 'data/test.db'), { readonly: true });
-    const row = db.prepare('SELECT secret_note AS note, confirmation_token AS token FROM up_users WHERE username = ?').get('olga') as { note: string | null; token: string };
-    db.close();
-    expect(row.note).toBeNull();
-    expect(row.token).toMatch(/^[0-9a-f]{64}$/); // the hash of the mailed code
+    const [row] = await built.database.query<{ note: string | null; token: string }>('SELECT secret_note AS note, confirmation_token AS token FROM up_users WHERE username = ?', ['olga']);
+    expect(row!.note).toBeNull();
+    expect(row!.token).toMatch(/^[0-9a-f]{64}$/); // the hash of the mailed code
   });
 
   it('custom attributes are validated like any attribute', async () => {

@@ -7,7 +7,6 @@
 import { createHmac } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
@@ -144,9 +143,7 @@ describe('rate limit of the auth routes (defaults: 10 per 60 s per email, path a
     } finally {
       await second.stop();
     }
-    const db = new Database(path.join(built.dir, 'data/test.db'), { readonly: true });
-    const rows = db.prepare('SELECT key, hits FROM up_rate_limits').all() as { key: string; hits: number }[];
-    db.close();
+    const rows = await built.database.query<{ key: string; hits: number }>('SELECT "key", hits FROM up_rate_limits');
     expect(rows.some((r) => r.hits >= 11 && /^[0-9a-f]{64}$/.test(r.key))).toBe(true);
   });
 
@@ -170,7 +167,7 @@ describe('secrets at start', () => {
   });
 
   it('production without JWT_SECRET / API_TOKEN_SALT refuses to start, with a clear message', async () => {
-    const failure = await startServer(built.dir, { NODE_ENV: 'production', JWT_SECRET: '', API_TOKEN_SALT: '', DATABASE_URL: 'file:./data/prod.db' }).then(
+    const failure = await startServer(built.dir, { NODE_ENV: 'production', JWT_SECRET: '', API_TOKEN_SALT: '', DATABASE_URL: (await built.newDatabase()).url }).then(
       async (s) => {
         await s.stop();
         return 'started';
@@ -184,7 +181,7 @@ describe('secrets at start', () => {
 
   it('production with both secrets starts, and its JWTs are signed with JWT_SECRET', async () => {
     const prodSecret = 'production-secret-0123456789-abcdefghij';
-    const prod = await startServer(built.dir, { NODE_ENV: 'production', JWT_SECRET: prodSecret, API_TOKEN_SALT: 'production-salt-0123456789', DATABASE_URL: 'file:./data/prod.db' });
+    const prod = await startServer(built.dir, { NODE_ENV: 'production', JWT_SECRET: prodSecret, API_TOKEN_SALT: 'production-salt-0123456789', DATABASE_URL: (await built.newDatabase()).url });
     try {
       const res = await client(prod.url).post('/api/auth/local/register', { username: 'produser', email: 'prod@example.com', password: 'secret123' });
       expect(res.status).toBe(200);

@@ -4,8 +4,6 @@
  * users, and the rule that passwords and private fields never appear in any answer.
  * (Rate limiting is raised here; auth-security.test.ts tests it at its defaults.)
  */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type JsonResponse } from '../helpers/http.js';
@@ -46,8 +44,10 @@ async function login(identifier: string, password: string) {
   return record(await api.post('/api/auth/local', { identifier, password }));
 }
 
-function sqlite() {
-  return new Database(path.join(built.dir, 'data/test.db'), { readonly: true });
+/** One column of one user's row, read from the database. */
+async function storedColumn(column: string, username: string): Promise<string> {
+  const [row] = await built.database.query<{ value: string }>(`SELECT ${column} AS value FROM up_users WHERE username = ?`, [username]);
+  return row!.value;
 }
 
 beforeAll(async () => {
@@ -82,11 +82,8 @@ describe('register', () => {
     expect(payload.exp! - payload.iat!).toBe(30 * 24 * 3600);
   });
 
-  it('stores a bcrypt hash, never the password', () => {
-    const db = sqlite();
-    const row = db.prepare('SELECT password FROM up_users WHERE username = ?').get('alice') as { password: string };
-    db.close();
-    expect(row.password).toMatch(/^\$2[aby]\$10\$/);
+  it('stores a bcrypt hash, never the password', async () => {
+    expect(await storedColumn('password', 'alice')).toMatch(/^\$2[aby]\$10\$/);
   });
 
   it('validates the body like Strapi (yup messages, every error)', async () => {
@@ -343,9 +340,7 @@ describe('passwords', () => {
       if (!code) await new Promise((r) => setTimeout(r, 100));
     }
     expect(code).toBeDefined();
-    const db = sqlite();
-    const stored = (db.prepare('SELECT reset_password_token AS t FROM up_users WHERE username = ?').get('nina') as { t: string }).t;
-    db.close();
+    const stored = await storedColumn('reset_password_token', 'nina');
     expect(stored).toMatch(/^[0-9a-f]{64}$/);
     expect(stored).not.toBe(code);
 

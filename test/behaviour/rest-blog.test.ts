@@ -1,5 +1,5 @@
 /**
- * The emitted blog server over real HTTP on a real SQLite database: Strapi v4's REST
+ * The emitted blog server over real HTTP on the run's database (SQLite, PostgreSQL or MariaDB): Strapi v4's REST
  * behaviour for entries, validation, errors, draft & publish and single types.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The upload plugin over real HTTP, mounted in a Koa app made of the real runtime pieces
  * (error middleware, the plugin's middleware and routes on @koa/router), against the
- * emitted blog server's Prisma client on a real SQLite database, with real images made by
+ * emitted blog server's Prisma client on the run's database, with real images made by
  * sharp. Files land in the built server's public/uploads/.
  */
 import { existsSync } from 'node:fs';
@@ -56,11 +56,11 @@ async function serve(config: UploadUserConfig): Promise<string> {
 
 beforeAll(async () => {
   built = await buildFixture('blog');
-  const databaseUrl = `file:${path.join(built.dir, 'data', 'upload.db')}`;
+  const databaseUrl = built.database.url;
   await applyMigrations({ databaseUrl, migrationsDir: path.join(built.dir, 'prisma', 'migrations') });
   const { PrismaClient } = await import(pathToFileURL(path.join(built.dir, 'src', 'prisma-client', 'client.ts')).href);
   prisma = new PrismaClient({ adapter: await createAdapterFactory(databaseUrl) });
-  db = createDatabase(prisma, 'sqlite');
+  db = createDatabase(prisma, built.provider);
   ({ registry } = await import(pathToFileURL(path.join(built.dir, 'src', 'generated', 'index.ts')).href));
   tmpDir = path.join(built.dir, '.upload-tmp');
   base = await serve({});
@@ -613,7 +613,7 @@ describe('a database failure while saving', () => {
   it('removes every file already stored, answering 500', async () => {
     const before = await storedFiles();
     logged.length = 0;
-    await prisma.$executeRawUnsafe('ALTER TABLE "files" RENAME TO "files_away"');
+    await built.database.query('ALTER TABLE "files" RENAME TO "files_away"');
     try {
       const res = await upload([
         { name: 'lost.png', data: await png(900, 700), type: 'image/png' },
@@ -622,7 +622,7 @@ describe('a database failure while saving', () => {
       expect(res.status).toBe(500);
       expect(res.json.error).toEqual({ status: 500, name: 'InternalServerError', message: 'Internal Server Error' });
     } finally {
-      await prisma.$executeRawUnsafe('ALTER TABLE "files_away" RENAME TO "files"');
+      await built.database.query('ALTER TABLE "files_away" RENAME TO "files"');
     }
     expect(logged).toHaveLength(1);
     expect(await storedFiles()).toEqual(before);

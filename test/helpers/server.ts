@@ -2,59 +2,118 @@
  * Builds a fixture into a temporary folder, generates its Prisma client and starts the
  * emitted server as its own process on an ephemeral port, on a fresh database.
  *
+ * The database is the run's provider (`CG_TEST_DB`, see helpers/databases.ts): a SQLite
+ * file in the build's data/ folder, or a uniquely named PostgreSQL/MariaDB database made
+ * for the build and dropped by `cleanup()`. Every server and CLI started on the build's
+ * folder uses it, so test files read the same on every database. Builds are shared
+ * (helpers/build-cache.ts): each test gets a copy of the one build per models and provider.
+ *
  * Every route is guarded by the users-permissions plugin: tests that write authenticate,
  * e.g. with a full-access API token made by the emitted token CLI (`createApiToken`).
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { build } from '../../generator/pipeline.js';
-import type { Provider } from '../../generator/ir/scalars.js';
+import { cachedBuild } from './build-cache.js';
+import { createTestDatabase, testProvider, type TestDatabase, type TestProvider } from './databases.js';
 import { modelsOf, repoRoot, tempDir } from './paths.js';
 
 export interface BuiltServer {
   readonly dir: string;
+  readonly provider: TestProvider;
+  /** The build's database: what servers and the token CLI started on `dir` use. */
+  readonly database: TestDatabase;
+  /** Another empty database on the same provider, dropped by `cleanup()`. */
+  newDatabase(): Promise<TestDatabase>;
+  /** Drops the build's databases and removes its folder. */
   cleanup(): Promise<void>;
 }
 
-export async function buildFixture(fixture: string, provider: Provider = 'sqlite'): Promise<BuiltServer> {
+/** Builds of this process by folder, so that servers and CLIs started there find their database. */
+const builds = new Map<string, BuiltServer>();
+
+/** The build of `fixture` for `provider` (default: this run's, `CG_TEST_DB`). */
+export async function buildFixture(fixture: string, provider: TestProvider = testProvider()): Promise<BuiltServer> {
   return buildModels(modelsOf(fixture), fixture, provider);
 }
 
 /** Like buildFixture, for any models folder (`label` names the temporary folder). */
-export async function buildModels(modelsDir: string, label: string, provider: Provider = 'sqlite'): Promise<BuiltServer> {
-  const dir = await tempDir(`server-${label}`);
+export async function buildModels(modelsDir: string, label: string, provider: TestProvider = testProvider()): Promise<BuiltServer> {
+  const cached = await cachedBuild(modelsDir, provider);
+  const dir = await tempDir(`server-${label}-${provider}`);
   const outDir = path.join(dir, 'out');
-  const result = await build({ modelsDir, outDir, provider, check: false, acceptDataLoss: false });
-  if (!result.ok) throw new Error(`build of ${label} failed: ${JSON.stringify(result)}`);
-  const generate = spawnSync(process.execPath, ['scripts/prisma-generate.mjs'], { cwd: outDir, encoding: 'utf8' });
-  if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}\n${generate.stderr}`);
-  return { dir: outDir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  await cp(cached, outDir, { recursive: true });
+  const databases: TestDatabase[] = [];
+  const newDatabase = async (name?: string) => {
+    const database = await createTestDatabase(provider, path.join(outDir, 'data'), name ?? `test-${databases.length}`);
+    databases.push(database);
+    return database;
+  };
+  const database = await newDatabase('test');
+  const built: BuiltServer = {
+    dir: outDir,
+    provider,
+    database,
+    newDatabase: () => newDatabase(),
+    async cleanup() {
+      builds.delete(outDir);
+      await Promise.all(databases.map((d) => d.drop()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  builds.set(outDir, built);
+  return built;
 }
 
 export interface RunningServer {
   readonly url: string;
   readonly output: () => string;
+  /** SIGTERM, then the exit code (null if killed by a signal). */
   stop(): Promise<number | null>;
+  readonly pid: number;
+  /** Sends a signal (e.g. SIGKILL) and resolves at exit, with the code or the signal. */
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The environment emitted servers and their CLI run with in tests (same database). */
-export function serverEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'file:./data/test.db', NODE_ENV: 'test', ...env };
+/**
+ * The environment emitted servers and their CLI run with in tests. With `dir`, the
+ * database is that build's (see buildFixture); `env` overrides everything.
+ */
+export function serverEnv(env: Record<string, string> = {}, dir?: string): NodeJS.ProcessEnv {
+  const database = dir === undefined ? undefined : builds.get(path.resolve(dir))?.database;
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database?.url ?? 'file:./data/test.db',
+    NODE_ENV: 'test',
+    ...env,
+  };
 }
+
+/** The Node.js arguments that run the emitted server from source. */
+export const serverCommand = ['--import', 'tsx', 'src/server.ts'] as const;
 
 export async function startServer(outDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serverCommand], {
     cwd: outDir,
-    env: serverEnv(env),
+    env: serverEnv(env, outDir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 60 s:\n${output}`));
+    }, 60_000);
     const onData = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
@@ -68,15 +127,17 @@ export async function startServer(outDir: string, env: Record<string, string> = 
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
   });
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
   return {
     url,
     output: () => output,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
+    pid: child.pid!,
+    exited,
+    kill,
+    stop: async () => (await kill('SIGTERM')).code,
   };
 }
 
@@ -106,7 +167,7 @@ export async function createApiToken(outDir: string, request: ApiTokenRequest, e
 
 /** Runs the emitted token CLI (src/token.ts); rejects on a non-zero exit, with its output. */
 export async function tokenCli(outDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ['--import', 'tsx', 'src/token.ts', ...args], { cwd: outDir, env: serverEnv(env), encoding: 'utf8' });
+  return run(process.execPath, ['--import', 'tsx', 'src/token.ts', ...args], { cwd: outDir, env: serverEnv(env, outDir), encoding: 'utf8' });
 }
 
 /** `Authorization: Bearer <token>` */

@@ -2,7 +2,7 @@
  * Emits prisma/schema.prisma: one model per content type (columns named like Strapi's),
  * one link model per relation or media field, component and dynamic-zone values as JSON.
  */
-import { scalarTypes } from '../../ir/scalars.js';
+import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
 import { camelCase } from '../../ir/names.js';
 import type { ContentType, LinkStorage, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
@@ -69,7 +69,7 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a, ir));
-    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', a.column === a.name ? '' : `@map("${a.column}")`]);
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
   }
   // Prisma needs the back side of every link model's relations.
   for (const l of links) {
@@ -77,6 +77,13 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
     if (l.target.uid === ct.uid) fields.push([`${camelCase(l.link.model)}sTo`, `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
   }
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.pascal, table: ct.names.table, fields, blockAttributes: [] };
+}
+
+/** Component and dynamic-zone columns: JSON kept as written (see jsonNativeType). */
+function jsonColumnAttributes(name: string, column: string, ir: Schema): string {
+  const attrs = column === name ? [] : [`@map("${column}")`];
+  if (ir.provider === 'postgresql') attrs.push(jsonNativeType);
+  return attrs.join(' ');
 }
 
 function scalarField(attribute: ScalarAttribute, ir: Schema): FieldRow {
@@ -118,6 +125,8 @@ function linkModel(l: LinkTable): PrismaModel {
       break;
     case 'oneToMany':
       unique(targetId);
+      // Populate and deep filters look links up by owner: no unique constraint starts with it here.
+      blockAttributes.push(`@@index([${ownerId}])`);
       break;
     case 'manyToMany':
       unique(ownerId, targetId);

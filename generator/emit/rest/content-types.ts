@@ -65,7 +65,7 @@ function componentIdent(uid: string): string {
   return camelCase(uid);
 }
 
-function contentTypeMeta(ct: ContentType) {
+export function contentTypeMeta(ct: ContentType) {
   return {
     uid: ct.uid,
     ...(ct.plugin ? { plugin: ct.plugin } : {}),

@@ -40,7 +40,30 @@ export interface ServerConfig {
     'users-permissions': UsersPermissionsConfig;
     /** The upload plugin's settings over its defaults (see upload/config.ts). */
     upload: UploadUserConfig;
+    /** The GraphQL endpoint (Strapi's `config/plugins.js` → `graphql.config`). */
+    graphql: GraphqlConfig;
   };
+}
+
+/** Strapi's `graphql.config` keys, with contentgen's limits. */
+export interface GraphqlConfig {
+  /** Path of the endpoint (`/graphql`). */
+  endpoint: string;
+  /** Generate types, queries and mutations from the models (Shadow CRUD). */
+  shadowCRUD: boolean;
+  /** Serve the playground and allow introspection in production too (they are on elsewhere). */
+  playgroundAlways: boolean;
+  /** Deepest field nesting an operation may have (graphql-depth-limit counting); 0: no limit. */
+  depthLimit: number;
+  /** Items of a list (query or relation) when the request gives no pagination. */
+  defaultLimit: number;
+  /**
+   * Most items of any one list in a response; larger pages are clamped and `limit: -1` asks
+   * for this many. -1: no maximum. Strapi's docs call it `amountLimit`, accepted as an alias.
+   */
+  maxLimit: number;
+  /** Largest query document accepted, in bytes (413 past it). */
+  documentSizeLimit: number;
 }
 
 /** Strapi's `config/plugins.js` → `users-permissions.config`, plus its advanced settings. */
@@ -71,7 +94,9 @@ export interface UsersPermissionsConfig {
   email: { from: string | null; replyTo: string | null };
 }
 
-export type UserConfig = DeepPartial<ServerConfig>;
+export type UserConfig = DeepPartial<ServerConfig> & {
+  plugins?: { graphql?: { /** Alias of `maxLimit` (the name Strapi's docs use). */ amountLimit?: number } };
+};
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -106,8 +131,20 @@ export const defaultConfig: ServerConfig = {
       populate: { maxDepth: 5, maxRelationEntries: 100 },
     },
   },
-  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {} },
+  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig() },
 };
+
+export function defaultGraphqlConfig(): GraphqlConfig {
+  return {
+    endpoint: '/graphql',
+    shadowCRUD: true,
+    playgroundAlways: false,
+    depthLimit: 10,
+    defaultLimit: 10,
+    maxLimit: 100,
+    documentSizeLimit: 100_000,
+  };
+}
 
 export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const rest = {
@@ -135,8 +172,31 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
     plugins: {
       'users-permissions': resolveUsersPermissions(user.plugins?.['users-permissions'] ?? {}),
       upload: (user.plugins?.upload ?? {}) as UploadUserConfig,
+      graphql: resolveGraphqlConfig(user.plugins?.graphql ?? {}),
     },
   };
+}
+
+export function resolveGraphqlConfig(user: DeepPartial<GraphqlConfig> & { amountLimit?: number }): GraphqlConfig {
+  const at = (key: string) => `config plugins.graphql.${key}`;
+  const { amountLimit, ...rest } = user;
+  if (amountLimit !== undefined && rest.maxLimit !== undefined && amountLimit !== rest.maxLimit) {
+    throw new Error(`${at('amountLimit')} (${amountLimit}) and ${at('maxLimit')} (${rest.maxLimit}) disagree: set one of them`);
+  }
+  const config: GraphqlConfig = { ...defaultGraphqlConfig(), ...rest, ...(amountLimit !== undefined ? { maxLimit: amountLimit } : {}) };
+  if (typeof config.endpoint !== 'string' || !/^\/[^\s?#]*$/.test(config.endpoint)) throw new Error(`${at('endpoint')} must be a path such as '/graphql'`);
+  for (const key of ['shadowCRUD', 'playgroundAlways'] as const) {
+    if (typeof config[key] !== 'boolean') throw new Error(`${at(key)} must be true or false`);
+  }
+  const integer = (key: 'depthLimit' | 'defaultLimit' | 'maxLimit' | 'documentSizeLimit', min: number) => {
+    if (!Number.isInteger(config[key]) || config[key] < min) throw new Error(`${at(key)} must be an integer of at least ${min}, got ${String(config[key])}`);
+  };
+  integer('depthLimit', 0);
+  integer('defaultLimit', 1);
+  integer('maxLimit', -1);
+  integer('documentSizeLimit', 1);
+  if (config.maxLimit === 0) throw new Error(`${at('maxLimit')} must be positive, or -1 for no maximum`);
+  return config;
 }
 
 function resolveUsersPermissions(user: DeepPartial<UsersPermissionsConfig>): UsersPermissionsConfig {

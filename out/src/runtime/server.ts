@@ -2,21 +2,31 @@
 /**
  * Starts a generated server: resolve settings and secrets, apply pending migrations,
  * connect, write the policy table into up_roles/up_permissions, listen.
- * Logs one line with the URL. SIGTERM/SIGINT stop accepting connections, let requests in
- * flight finish (bounded wait) and close the database.
+ * Logs one line with the URL. `GET /_health` answers 204 while the database does (503 when
+ * it does not, or once shutting down). SIGTERM/SIGINT stop accepting connections, let
+ * requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, default 10 s), close the database
+ * and exit 0.
+ *
+ * Nothing a request needs is kept in this process: JWT_SECRET and API_TOKEN_SALT come from
+ * the environment, rate-limit counters live in the database (or Redis with REDIS_URL), so
+ * any number of processes can serve one database behind a load balancer.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { createApp } from './app.js';
 import { createUsersPermissions, type MailSender, type PolicyTable } from './auth/index.js';
 import { logMailSender } from './auth/mail.js';
-import { resolveSecrets } from './auth/secrets.js';
+import { resolveSecrets, StartupError } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, type PrismaLike } from './db/database.js';
 import { openSqliteReader } from './db/sqlite-reader.js';
+import { RedisClient } from './db/redis.js';
+import { RedisRateLimitStore } from './auth/rate-limit.js';
+import { healthCheck, inFlightTracker } from './http/health.js';
 import { applyMigrations } from './db/migrate.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './db/provider.js';
+import type { GraphqlRegister } from './graphql/index.js';
 import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
 
@@ -33,6 +43,8 @@ export interface StartOptions {
   readonly sendMail?: MailSender;
   /** `new PrismaClient({ adapter })` of this server's generated client. */
   readonly createPrisma: (adapter: unknown) => PrismaLike;
+  /** The user's GraphQL extension (src/extensions/graphql.ts). */
+  readonly graphqlExtension?: GraphqlRegister;
 }
 
 export interface RunningServer {
@@ -61,9 +73,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const sqliteFile = provider === 'sqlite' ? sqliteFilePath(config.databaseUrl) : undefined;
   const reader = sqliteFile && sqliteFile !== ':memory:' ? openSqliteReader(sqliteFile) : undefined;
   const db = createDatabase(prisma, provider, reader ? { reader } : {});
+  const redis = await connectRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({
     db,
+    ...(redis ? { rateLimitStore: new RedisRateLimitStore(redis, process.env.REDIS_KEY_PREFIX || 'contentgen:') } : {}),
     registry: options.registry,
     policy: options.policy,
     secrets,
@@ -81,7 +95,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     console.log(`users-permissions: policy table synced (${parts.join('; ')})`);
   }
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload });
-  const app = createApp({ routes: options.routes, registry: options.registry, db, config, auth, upload });
+  const graphql = { ...(options.graphqlExtension ? { register: options.graphqlExtension } : {}), schemaFile: path.join(options.root, 'schema.graphql') };
+  let shuttingDown = false;
+  const inFlight = inFlightTracker(() => shuttingDown);
+  const before = [inFlight.middleware, healthCheck({ db, isClosing: () => shuttingDown, log: (message) => console.error(message) })];
+  const app = createApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before });
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
@@ -96,21 +114,47 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   publicUrl ||= url;
   console.log(`contentgen server listening on ${url}`);
 
+  const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000) >= 0 ? Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000) : 10_000;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      shuttingDown = true;
+      // No new connections; idle keep-alive ones close now, busy ones after their answer.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
-      await Promise.race([drained, timeout]);
+      if (inFlight.count > 0) console.log(`shutting down: waiting for ${inFlight.count} request(s) in flight`);
+      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), shutdownTimeoutMs).unref());
+      const drained = await Promise.race([Promise.all([closed, inFlight.idle()]), timeout]);
+      if (drained === 'timeout') console.error(`shutting down: ${inFlight.count} request(s) still running after ${shutdownTimeoutMs} ms are cut off`);
       server.closeAllConnections();
       await prisma.$disconnect();
       reader?.close();
+      await redis?.close();
+      console.log('contentgen server stopped');
     })());
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      void close().then(() => process.exit(0));
+      close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
     });
   }
   return { url, config, close };
+}
+
+/** The Redis client for REDIS_URL, checked with a PING so a wrong URL stops the start. */
+async function connectRedis(url: string | undefined): Promise<RedisClient | undefined> {
+  if (!url) return undefined;
+  const redis = new RedisClient(url);
+  try {
+    await redis.command(['PING']);
+  } catch (error) {
+    throw new StartupError(`REDIS_URL is set but Redis at ${redis.displayUrl} does not answer: ${(error as Error).message}`);
+  }
+  console.log(`rate limits: counted in Redis at ${redis.displayUrl}`);
+  return redis;
 }

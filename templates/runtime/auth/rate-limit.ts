@@ -3,14 +3,17 @@
  * `<lower(body.email) | "unknownIdentifier">:<normalized lower path>:<ip>`, `max` requests per
  * `interval` ms; past that, 429 RateLimitError `Too many requests, please try again later.`
  *
- * The counters live in the database (`up_rate_limits`), not in process memory, so every
- * server process sharing the database shares the limit. One statement per request
- * increments the counter atomically (an upsert that also restarts an elapsed window).
+ * The counters never live in process memory, so every server process shares the limit:
+ * they are in the database (`up_rate_limits`), where one statement per request increments
+ * a counter atomically (an upsert that also restarts an elapsed window), or in Redis when
+ * `REDIS_URL` is set (one script per request, atomic on the Redis server; keys expire with
+ * their window).
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import type { Database } from '../db/database.js';
+import type { RedisClient } from '../db/redis.js';
 import { RateLimitError } from '../errors.js';
 import { SqlBuilder } from '../query/sql.js';
 
@@ -24,15 +27,27 @@ export interface RateLimitSettings {
 
 export const rateLimitTable = 'up_rate_limits';
 
-export class RateLimiter {
-  #nextSweep = 0;
+/** Where the counters are kept. Keys are already hashed (64 hex digits). */
+export interface RateLimitStore {
+  /**
+   * Counts one request for `key` at `now` (ms) in a fixed window of `interval` ms that starts
+   * at the window's first request; returns the count in the window and the window's end.
+   */
+  hit(key: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }>;
+}
 
+export class RateLimiter {
+  readonly #store: RateLimitStore;
+
+  /** `store`: the counters' place; a Database keeps them in `up_rate_limits`. */
   constructor(
-    private readonly db: Database,
+    store: Database | RateLimitStore,
     private readonly settings: RateLimitSettings,
     private readonly now: () => number = Date.now,
-    private readonly log: (err: unknown) => void = (err) => console.error(err),
-  ) {}
+    log: (err: unknown) => void = (err) => console.error(err),
+  ) {
+    this.#store = 'dialect' in store ? new DatabaseRateLimitStore(store, log) : store;
+  }
 
   /** Strapi's key, before hashing. */
   static key(ctx: Context): string {
@@ -61,10 +76,23 @@ export class RateLimiter {
 
   /** Counts one request for `key`; returns the count in the current window and its end (ms). */
   async hit(key: string): Promise<{ hits: number; resetAt: number }> {
-    const now = this.now();
-    this.sweep(now);
     const id = createHash('sha256').update(key).digest('hex');
-    const windowEnd = now + this.settings.interval;
+    return this.#store.hit(id, this.now(), this.settings.interval);
+  }
+}
+
+/** Counters in the `up_rate_limits` table of the server's database. */
+export class DatabaseRateLimitStore implements RateLimitStore {
+  #nextSweep = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: (err: unknown) => void = (err) => console.error(err),
+  ) {}
+
+  async hit(id: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }> {
+    this.sweep(now, interval);
+    const windowEnd = now + interval;
     if (this.db.dialect === 'mysql') {
       return this.db.transaction(async (tx) => {
         const sql = new SqlBuilder('mysql');
@@ -96,11 +124,44 @@ export class RateLimiter {
   }
 
   /** Deletes elapsed windows now and then (at most once per interval per process). */
-  private sweep(now: number): void {
+  private sweep(now: number, interval: number): void {
     if (now < this.#nextSweep) return;
-    this.#nextSweep = now + Math.max(this.settings.interval, 60_000);
+    this.#nextSweep = now + Math.max(interval, 60_000);
     const sql = new SqlBuilder(this.db.dialect);
     this.db.execute(`DELETE FROM ${sql.ident(rateLimitTable)} WHERE ${sql.ident('reset_at')} < ${sql.param(now)}`, sql.params).catch(this.log);
+  }
+}
+
+/**
+ * Counters in Redis: one hash per key (`hits`, `reset`), updated by a script so that the read,
+ * the window restart and the increment are one atomic step on the Redis server. The key
+ * expires when its window ends. `prefix` keeps apps sharing one Redis apart.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  static readonly script = [
+    "local hits = tonumber(redis.call('HGET', KEYS[1], 'hits'))",
+    "local reset = tonumber(redis.call('HGET', KEYS[1], 'reset'))",
+    'local now = tonumber(ARGV[1])',
+    'if hits == nil or reset == nil or reset <= now then',
+    '  hits = 1',
+    '  reset = now + tonumber(ARGV[2])',
+    'else',
+    '  hits = hits + 1',
+    'end',
+    "redis.call('HSET', KEYS[1], 'hits', hits, 'reset', string.format('%d', reset))",
+    "redis.call('PEXPIRE', KEYS[1], math.max(1, reset - now))",
+    "return {hits, string.format('%d', reset)}",
+  ].join('\n');
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix = 'contentgen:',
+  ) {}
+
+  async hit(id: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }> {
+    const reply = await this.redis.command(['EVAL', RedisRateLimitStore.script, 1, `${this.prefix}ratelimit:${id}`, String(now), String(interval)]);
+    if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected Redis answer ${JSON.stringify(reply)}`);
+    return { hits: Number(reply[0]), resetAt: Number(reply[1]) };
   }
 }
 

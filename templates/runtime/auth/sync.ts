@@ -37,11 +37,13 @@ export async function syncRoles(db: Database, store: UsersPermissionsStore, poli
 
 async function syncInTransaction(db: Database, store: UsersPermissionsStore, policy: Policy, defaultRole: string): Promise<SyncReport> {
   if (db.dialect === 'postgresql') await db.execute(`SELECT pg_advisory_xact_lock(${advisoryKey})`, []);
-  if (db.dialect === 'mysql') await db.execute(`SELECT GET_LOCK('${lockName}', 60)`, []);
+  // MySQL's named locks are server-wide: the database's name keeps other databases' servers out.
+  const mysqlLock = `LEFT(CONCAT('${lockName}:', DATABASE()), 64)`;
+  if (db.dialect === 'mysql') await db.execute(`SELECT GET_LOCK(${mysqlLock}, 60)`, []);
   try {
     return await sync(db, store, policy, defaultRole);
   } finally {
-    if (db.dialect === 'mysql') await db.execute(`SELECT RELEASE_LOCK('${lockName}')`, []);
+    if (db.dialect === 'mysql') await db.execute(`SELECT RELEASE_LOCK(${mysqlLock})`, []);
   }
 }
 

@@ -45,6 +45,45 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, reader?: Sq
     prisma: client,
     query: read as Database['query'],
     execute: (sql, params) => measureQuery(() => client.$executeRawUnsafe(sql, ...params)),
-    transaction: (fn) => (inTransaction ? fn(bind(client, dialect, true)) : client.$transaction((tx: any) => fn(bind(tx, dialect, true)))),
+    transaction: (fn) =>
+      inTransaction ? fn(bind(client, dialect, true)) : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true)), transactionOptions)),
   };
+}
+
+/**
+ * Waiting for a pooled connection is normal under load, and a transaction may wait for a
+ * row another process holds (see EntityService's row lock): Prisma's defaults (2 s, 5 s) are
+ * too short for several processes on one database.
+ */
+const transactionOptions = { maxWait: 10_000, timeout: 30_000 };
+
+/** Attempts of a transaction that the database aborted to break a deadlock or a conflict. */
+const conflictAttempts = 5;
+
+/**
+ * Runs a whole transaction again when the database chose it as a deadlock victim or refused
+ * it for a write conflict (MySQL/MariaDB 1213 and 1205, PostgreSQL 40P01 and 40001): InnoDB's
+ * gap locks make concurrent inserts into one index deadlock now and then, and the answer the
+ * database asks for is "try restarting transaction". The transaction's work is rolled back
+ * first, so running it again is safe; it reads everything it needs inside.
+ */
+export async function withConflictRetries<R>(run: () => Promise<R>): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= conflictAttempts || !isConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+/** Whether `error` (a Prisma or driver adapter error, or anything it wraps) is a deadlock or write conflict. */
+export function isConflict(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { code?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  if (e.code === 'P2034' || e.kind === 'TransactionWriteConflict') return true;
+  if (e.kind === 'postgres' && (e.code === '40P01' || e.code === '40001')) return true;
+  if (e.kind === 'mysql' && (e.code === 1213 || e.code === 1205)) return true;
+  return isConflict(e.cause, depth + 1) || isConflict(e.meta?.driverAdapterError, depth + 1);
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { checkLockfileProvider, datasourceProvider, LOCKFILE_NAME, readMigrationsDir } from './migration-files.js';
 import type { MigrationsOnDisk } from './migration-files.js';
 import { withPostgresMigrationLock } from './migration-lock.js';
-import { applyMysqlMigrations } from './mysql-migrations.js';
+import { applyMysqlMigrations, sha256 } from './mysql-migrations.js';
 import { createAdapterFactory, providerFromUrl } from './provider.js';
 import type { Provider } from './provider.js';
 import { closeSchemaEngine, engineErrorMessage, openSchemaEngine } from './schema-engine.js';
@@ -42,12 +42,44 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
     return applyMysqlMigrations(databaseUrl, onDisk.migrations, { log, lockTimeoutSeconds });
   }
   const factory = await createAdapterFactory(databaseUrl);
+  // Usually every migration is applied already (every start but the first, every other
+  // process of a deployment): one read answers that without the engine, which is slow to
+  // load and, on SQLite, needs the file to itself (exclusive locking mode).
+  if (await allRecorded(factory, onDisk)) return [];
   const apply = () => applyWithEngine(onDisk, factory, log);
   if (provider === 'postgresql') {
     // A lock connection of its own: the engine's pool must not share the pinned connection.
+    // Whoever waited for the lock finds the migrations applied: the engine applies none.
     return withPostgresMigrationLock(await createAdapterFactory(databaseUrl), lockTimeoutSeconds, apply);
   }
   return apply(); // SQLite: the engine holds the file in exclusive locking mode while applying
+}
+
+/**
+ * Whether `_prisma_migrations` records every migration on disk as applied, unchanged
+ * (same SHA-256) and finished, and no failed one. Anything else (no table, a pending, failed
+ * or edited migration, a read error) is false: the engine then decides and reports.
+ */
+async function allRecorded(factory: Awaited<ReturnType<typeof createAdapterFactory>>, onDisk: MigrationsOnDisk): Promise<boolean> {
+  let adapter: Awaited<ReturnType<typeof factory.connect>> | undefined;
+  try {
+    adapter = await factory.connect();
+    const result = await adapter.queryRaw({
+      sql: 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations',
+      args: [],
+      argTypes: [],
+    });
+    const column = (name: string) => result.columnNames.indexOf(name);
+    const [nameAt, checksumAt, finishedAt, rolledBackAt] = ['migration_name', 'checksum', 'finished_at', 'rolled_back_at'].map(column) as [number, number, number, number];
+    const live = result.rows.filter((row) => row[rolledBackAt] === null);
+    if (live.some((row) => row[finishedAt] === null)) return false;
+    const applied = new Map(live.map((row) => [String(row[nameAt]), String(row[checksumAt])]));
+    return onDisk.migrations.every((m) => applied.get(m.name) === sha256(m.sql));
+  } catch {
+    return false;
+  } finally {
+    await adapter?.dispose().catch(() => {});
+  }
 }
 
 async function checkSchemaProvider(schemaPath: string, provider: Provider): Promise<void> {

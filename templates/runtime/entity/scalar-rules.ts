@@ -12,6 +12,7 @@
  * A field that passes is then converted; conversion failures (dates, bigintegers, JSON depth)
  * are this module's own checks, since Strapi only catches those in its database layer.
  */
+import { Decimal } from '@prisma/client/runtime/client';
 import type { ScalarFieldMeta, ScalarType } from '../meta.js';
 import { isValidEmail } from './email.js';
 import { parseDateInput, parseDateTimeInput, parseTimeInput } from './temporal.js';
@@ -271,7 +272,7 @@ function compileRegex(source: string): RegExp {
 function convert(field: ScalarFieldMeta, value: unknown, raw: unknown): FieldOutcome {
   switch (field.type) {
     case 'decimal':
-      return ok(decimalString(value as number, raw));
+      return decimalValue(field.name, value as number, raw);
     case 'biginteger':
       return toBigInt(field, value);
     case 'date':
@@ -293,6 +294,26 @@ const ok = (value: unknown): FieldOutcome => ({ ok: true, value });
 
 function orFail(value: unknown, message: string): FieldOutcome {
   return value === null ? { ok: false, messages: [message] } : ok(value);
+}
+
+/**
+ * Decimals are DECIMAL(65,30) on PostgreSQL and MySQL: at most 35 digits before the point
+ * (more is a database error there) and 30 after (more are rounded there). The same limits
+ * apply on SQLite, whose REAL column would take anything, so every database stores and
+ * answers the same value: past 30 digits the value is rounded half away from zero, like
+ * those databases do, and from 1e35 on it is a 400.
+ */
+const DECIMAL_SCALE = 30;
+const DECIMAL_LIMIT = new Decimal('1e35');
+
+function decimalValue(name: string, value: number, raw: unknown): FieldOutcome {
+  const text = decimalString(value, raw);
+  const exact = new Decimal(text);
+  const rounded = exact.toDecimalPlaces(DECIMAL_SCALE, Decimal.ROUND_HALF_UP);
+  if (rounded.abs().gte(DECIMAL_LIMIT)) {
+    return { ok: false, messages: [`${name} must be greater than -1e+35 and less than 1e+35`] };
+  }
+  return ok(rounded.eq(exact) ? text : rounded.toString());
 }
 
 /** A decimal as a string, keeping the digits the client sent (`"12.50"` stays `"12.50"`). */

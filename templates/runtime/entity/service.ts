@@ -106,7 +106,7 @@ export class EntityService {
       const created = await this.delegate(tx)
         .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
         .catch((err: unknown) => this.rethrowUnique(err));
-      for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput);
+      for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
       return (await this.findOne(created.id, query, access, tx))!;
     });
   }
@@ -117,6 +117,7 @@ export class EntityService {
     this.parsePopulate(query, access);
     return this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
+      if (entryId !== null) await lockEntry(tx, this.meta, entryId);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
       // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
@@ -285,6 +286,19 @@ export class EntityService {
     }
     throw err;
   }
+}
+
+/**
+ * Locks the entry's row until the transaction ends (PostgreSQL, MySQL/MariaDB), so that
+ * concurrent updates of one entry run one after the other: each reads the links and
+ * components the previous one wrote, instead of overwriting them with its own stale copy.
+ * SQLite needs nothing: a write transaction has the whole database to itself.
+ */
+async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promise<void> {
+  if (db.dialect === 'sqlite') return;
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)} FOR UPDATE`);
+  await db.query(compiled.sql, compiled.params);
 }
 
 /** Files linked to a media field must be of its `allowedTypes` (images, videos, audios, files). */

@@ -7,10 +7,12 @@
  * - PostgreSQL: `=` is exact under any deterministic collation, but ordering follows the
  *   database locale, so ordering uses `COLLATE "C"` (byte order). Enumerations may be
  *   native enum types, which sort by declaration and reject COLLATE: cast them to text.
- * - MySQL/MariaDB: the default utf8mb4 `*_ci` collations fold case and accents and pad
- *   trailing spaces (MariaDB's `utf8mb4_bin` pads too). Comparing against a binary string
- *   makes the comparison bytewise, and UTF-8 byte order is code-point order. `CAST(x AS BINARY)` is
- *   used rather than the `BINARY x` operator, which MySQL 8 deprecates.
+ * - MySQL/MariaDB: tables are created `utf8mb4_bin` (generator/migrate/mysql-diff.ts), so
+ *   unique indexes and Prisma's own `=` do not fold case or accents; but `utf8mb4_bin` still
+ *   pads trailing spaces, and a database created elsewhere may use a `*_ci` collation.
+ *   Comparing against a binary string makes the comparison bytewise, and UTF-8 byte order is
+ *   code-point order. `CAST(x AS BINARY)` is used rather than the `BINARY x` operator, which
+ *   MySQL 8 deprecates.
  */
 import type { ScalarFieldMeta } from '../meta.js';
 import { isStringType } from './scalar-types.js';

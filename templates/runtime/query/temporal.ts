@@ -13,8 +13,8 @@ const datePrefixPattern = /^(\d{4})-(\d{2})-(\d{2})/;
 // Strapi's TIME_REGEX: HH:mm, HH:mm:ss or HH:mm:ss.S{1,3}.
 const timePattern = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,3}))?)?$/;
 
-// Four-digit years only: the SQLite text form has no room for more.
-const minTimestamp = Date.parse('0000-01-01T00:00:00.000Z');
+// The years every database stores (see entity/temporal.ts): 1000–9999.
+const minTimestamp = Date.parse('1000-01-01T00:00:00.000Z');
 const maxTimestamp = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** Builds a UTC instant, or undefined when a component is out of range (Feb 30, 25:00). */

@@ -239,12 +239,18 @@ describe.skipIf(!mariaDb.ok)('applyMigrations on MariaDB: lock', () => {
   it('waits for the named lock, and says so when it times out', async () => {
     const holder = await mariadb.createConnection({ ...MARIADB_ADMIN, database: db.name });
     try {
-      await holder.query("SELECT GET_LOCK('contentgen_migrate', 5)");
+      // The lock is per database: the same name on another database does not block.
+      const other = await mariadb.createConnection({ ...MARIADB_ADMIN, database: 'mysql' });
+      await other.query("SELECT GET_LOCK('contentgen_migrate:mysql', 5)");
+      const empty = await migrationsFolder('mysql');
+      expect(await applyMigrations({ databaseUrl: db.url, migrationsDir: empty.dir, lockTimeoutSeconds: 1 })).toEqual([]);
+      await other.end();
+      await holder.query(`SELECT GET_LOCK('contentgen_migrate:${db.name}', 5)`);
       const folder = await migrationsFolder('mysql');
       await expect(
         applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir, lockTimeoutSeconds: 1 }),
-      ).rejects.toThrow(/Timed out after 1 s waiting for another process/);
-      await holder.query("SELECT RELEASE_LOCK('contentgen_migrate')");
+      ).rejects.toThrow(new RegExp(`Timed out after 1 s waiting for another process to finish applying migrations \\(MySQL lock "contentgen_migrate:${db.name}"\\)`));
+      await holder.query(`SELECT RELEASE_LOCK('contentgen_migrate:${db.name}')`);
       expect(await applyMigrations({ databaseUrl: db.url, migrationsDir: folder.dir, lockTimeoutSeconds: 1 })).toEqual([]);
     } finally {
       await holder.end();

@@ -101,7 +101,7 @@ describe('diffSchemas on MySQL (contentgen differ, offline)', () => {
         '    `author_id` INTEGER NULL,',
         '',
         '    PRIMARY KEY (`id`)',
-        ') DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
+        ') DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;',
       ].join('\n'),
     );
     expect(sql).toContain(

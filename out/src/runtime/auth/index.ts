@@ -15,7 +15,7 @@ import { JwtService } from './jwt.js';
 import type { MailSender } from './mail.js';
 import { Passwords } from './passwords.js';
 import { Policy, type PolicyTable } from './policy.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, type RateLimitStore } from './rate-limit.js';
 import { usersPermissionsRoutes, type PluginRoute } from './routes.js';
 import type { Secrets } from './secrets.js';
 import { UsersPermissionsStore } from './store.js';
@@ -37,6 +37,8 @@ export interface UsersPermissionsOptions {
   readonly sendMail: MailSender;
   /** Absolute URL of `GET <prefix>/auth/email-confirmation`, for confirmation emails. */
   readonly confirmationUrl: () => string;
+  /** Where rate-limit counters live; default the database (auth/rate-limit.ts). */
+  readonly rateLimitStore?: RateLimitStore;
   readonly log?: (err: unknown) => void;
 }
 
@@ -46,6 +48,9 @@ export interface UsersPermissions {
   readonly authenticator: Authenticator;
   readonly rateLimiter: RateLimiter;
   readonly routes: readonly PluginRoute[];
+  /** Users and their JWTs, for the plugin's GraphQL operations. */
+  readonly users: UserService;
+  readonly jwt: JwtService;
   /** Writes the policy table into up_roles/up_permissions (run once at start). */
   sync(): Promise<SyncReport>;
 }
@@ -65,7 +70,7 @@ export function createUsersPermissions(options: UsersPermissionsOptions): UsersP
   const apiTokens = new ApiTokens(db, options.secrets.apiTokenSalt, policy);
   const users = new UserService(db, store, options.registry, (plain) => passwords.hash(plain));
   const authenticator = new Authenticator({ db, policy, store, jwt, apiTokens, requireConfirmed: () => config.advanced.email_confirmation });
-  const rateLimiter = new RateLimiter(db, config.ratelimit, Date.now, log);
+  const rateLimiter = new RateLimiter(options.rateLimitStore ?? db, config.ratelimit, Date.now, log);
   const routes = usersPermissionsRoutes({
     db,
     policy,
@@ -84,6 +89,8 @@ export function createUsersPermissions(options: UsersPermissionsOptions): UsersP
     authenticator,
     rateLimiter,
     routes,
+    users,
+    jwt,
     sync: () => syncRoles(db, store, policy, config.advanced.default_role),
   };
 }

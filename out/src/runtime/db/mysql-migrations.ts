@@ -8,8 +8,10 @@
  * row left unfinished when a script fails, so later runs (and the Prisma CLI) refuse to continue
  * until it is resolved.
  *
- * Everything runs on one connection that holds `GET_LOCK('contentgen_migrate')`, so concurrent
- * server starts apply each migration exactly once. Scripts run as one multi-statement query, like
+ * Everything runs on one connection that holds `GET_LOCK('contentgen_migrate:<database>')`, so
+ * concurrent server starts apply each migration exactly once. (MySQL's named locks are
+ * server-wide, unlike PostgreSQL's advisory locks: the database's name keeps servers of other
+ * databases on the same MySQL server from waiting on each other.) Scripts run as one multi-statement query, like
  * Prisma's native engine; MySQL commits DDL implicitly, so a failed script may leave part of its
  * statements applied — the same as with Prisma.
  */
@@ -19,6 +21,9 @@ import type { MigrationOnDisk } from './migration-files.js';
 import { createAdapterFactory } from './provider.js';
 
 export const MYSQL_MIGRATION_LOCK_NAME = 'contentgen_migrate';
+
+/** The lock's name for the connection's database (names are at most 64 characters). */
+const lockNameSql = `LEFT(CONCAT('${MYSQL_MIGRATION_LOCK_NAME}:', DATABASE()), 64)`;
 
 /** The same definition Prisma's native engine creates. */
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS \`_prisma_migrations\` (
@@ -70,7 +75,7 @@ export async function applyMysqlMigrations(
       try {
         return await applyPending(conn, migrations, options.log);
       } finally {
-        await conn.query('SELECT RELEASE_LOCK(?)', [MYSQL_MIGRATION_LOCK_NAME]);
+        await conn.query(`SELECT RELEASE_LOCK(${lockNameSql})`);
       }
     } finally {
       await conn.release();
@@ -88,18 +93,18 @@ function withMultipleStatements(databaseUrl: string): string {
 }
 
 async function acquireLock(conn: MariaConnection, timeoutSeconds: number): Promise<void> {
-  const rows = (await conn.query('SELECT GET_LOCK(?, ?) AS acquired', [
-    MYSQL_MIGRATION_LOCK_NAME,
+  const rows = (await conn.query(`SELECT GET_LOCK(${lockNameSql}, ?) AS acquired, ${lockNameSql} AS name`, [
     Math.max(0, Math.round(timeoutSeconds)),
-  ])) as Array<{ acquired: unknown }>;
+  ])) as Array<{ acquired: unknown; name: unknown }>;
   const acquired = rows[0]?.acquired;
+  const name = String(rows[0]?.name ?? MYSQL_MIGRATION_LOCK_NAME);
   if (acquired === null || acquired === undefined) {
-    throw new Error(`Could not take the MySQL lock "${MYSQL_MIGRATION_LOCK_NAME}" for applying migrations.`);
+    throw new Error(`Could not take the MySQL lock "${name}" for applying migrations.`);
   }
   if (Number(acquired) !== 1) {
     throw new Error(
       `Timed out after ${timeoutSeconds} s waiting for another process to finish applying migrations ` +
-        `(MySQL lock "${MYSQL_MIGRATION_LOCK_NAME}").`,
+        `(MySQL lock "${name}").`,
     );
   }
 }

@@ -167,11 +167,12 @@ async function currentLinks(db: Database, link: LinkMeta, entryId: number): Prom
 /**
  * Replaces the entry's links of one field with `input` applied. To-one fields keep the
  * last id given. A target that may belong to one entry only is moved away from its
- * previous entry.
+ * previous entry. `created`: the entry was just inserted, so it has no links to read or
+ * delete (on MySQL/MariaDB that DELETE would take gap locks that deadlock concurrent creates).
  */
-export async function writeLinks(db: Database, field: LinkField, entryId: number, input: RelationInput): Promise<void> {
+export async function writeLinks(db: Database, field: LinkField, entryId: number, input: RelationInput, created = false): Promise<void> {
   const link = field.link!;
-  const current = await currentLinks(db, link, entryId);
+  const current = created ? [] : await currentLinks(db, link, entryId);
   let ids = input.kind === 'set' ? [...new Set(input.ids)] : applyEdit(field.name, current.map((c) => c.target), input);
   const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
   if (!toMany) ids = ids.slice(-1);
@@ -183,7 +184,7 @@ export async function writeLinks(db: Database, field: LinkField, entryId: number
     await db.execute(compiled.sql, compiled.params);
     sql.params.length = 0;
   };
-  await run(`DELETE FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.ownerColumn)} = ${sql.param(entryId)}`);
+  if (!created) await run(`DELETE FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.ownerColumn)} = ${sql.param(entryId)}`);
   if (ids.length === 0) return;
   if (link.targetExclusive) {
     await run(`DELETE FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.targetColumn)} IN (${ids.map((id) => sql.param(id)).join(', ')})`);

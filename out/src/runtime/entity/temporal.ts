@@ -18,9 +18,13 @@ const EPOCH_DIGITS = /^-?\d+$/;
 
 const MS_PER_DAY = 86_400_000;
 
-/** Years outside this range do not round-trip through `toISOString` and every database. */
-const MIN_YEAR = 0;
-const MAX_YEAR = 9999;
+/**
+ * The years every database stores: MySQL/MariaDB's DATE and DATETIME are specified for
+ * 1000–9999 (MariaDB reads earlier DATETIME years back wrongly), PostgreSQL has no year 0,
+ * and four digits is what the ISO text form and SQLite's text hold.
+ */
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
 
 interface IsoParts {
   /** The calendar date as written, `YYYY-MM-DD`. */
@@ -113,7 +117,8 @@ export function parseDateInput(value: unknown): Date | null {
   const parts = parseIsoParts(value.trim());
   if (!parts) return null;
   const [y, m, d] = parts.date.split('-').map(Number) as [number, number, number];
-  return utcDate(y, m, d);
+  const date = utcDate(y, m, d);
+  return inSupportedRange(date) ? date : null;
 }
 
 /** time input: `HH:mm`, `HH:mm:ss` or `HH:mm:ss.SSS`; stored as that UTC time on 1970-01-01. */

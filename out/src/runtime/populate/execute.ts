@@ -36,7 +36,7 @@ export interface EntryItem {
 }
 
 /** A component instance read from JSON: its stored value and its output object. */
-interface InstanceItem {
+export interface InstanceItem {
   readonly stored: Record<string, unknown>;
   readonly out: Record<string, unknown>;
 }
@@ -64,7 +64,8 @@ export async function populateEntries(ctx: PopulateContext, items: readonly Entr
   );
 }
 
-async function populateInstances(ctx: PopulateContext, items: readonly InstanceItem[], tree: PopulateTree): Promise<void> {
+/** Fills populated fields into component instances (relations inside components: one lookup by id). */
+export async function populateInstances(ctx: PopulateContext, items: readonly InstanceItem[], tree: PopulateTree): Promise<void> {
   if (items.length === 0 || tree.size === 0) return;
   reserveKeys(items.map((i) => i.out), tree);
   await Promise.all(
@@ -220,6 +221,16 @@ function parseJson(value: unknown): unknown {
   }
 }
 
+const storedValues = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * The stored JSON a populated component output was made from (GraphQL resolves relations
+ * inside components from the ids it holds), or undefined for any other object.
+ */
+export function storedValueOf(output: object): Record<string, unknown> | undefined {
+  return storedValues.get(output);
+}
+
 /** `{ id, ...visible scalar fields }` of a stored component instance. */
 function instanceOutput(component: ComponentMeta, stored: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { id: stored.id ?? null, ...extra };
@@ -227,6 +238,7 @@ function instanceOutput(component: ComponentMeta, stored: Record<string, unknown
     if (field.name === 'id' || !isSelectableScalar(field)) continue;
     out[field.name] = toResponseValue(field as ScalarFieldMeta, stored[field.name] ?? null);
   }
+  storedValues.set(out, stored);
   return out;
 }
 

@@ -74,7 +74,8 @@ export function jsonElements(sql: SqlBuilder, json: string): { from: string; ele
     case 'sqlite':
       return { from: `json_each(${json}) AS ${alias}`, element: `${alias}.value` };
     case 'postgresql':
-      return { from: `jsonb_array_elements(CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} ELSE '[]'::jsonb END) AS ${alias}(value)`, element: `${alias}.value` };
+      // The columns are `json` (text kept as written), not `jsonb`: see the generator's scalars.ts.
+      return { from: `json_array_elements(CASE WHEN json_typeof(${json}) = 'array' THEN ${json} ELSE '[]'::json END) AS ${alias}(value)`, element: `${alias}.value` };
     case 'mysql':
       return { from: `JSON_TABLE(${json}, '$[*]' COLUMNS (value JSON PATH '$')) AS ${alias}`, element: `${alias}.value` };
   }

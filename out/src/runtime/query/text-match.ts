@@ -10,8 +10,13 @@
  * Case-sensitive matching: SQLite's LIKE ignores ASCII case, so SQLite uses GLOB;
  * MySQL/MariaDB's default collations ignore case, so the pattern is cast to a binary
  * string; PostgreSQL's LIKE is already case-sensitive.
- * Case-insensitive matching lowers both sides with LOWER(). Only ASCII case folding is
- * guaranteed identical across databases (SQLite's LOWER folds ASCII only).
+ *
+ * Case-insensitive matching folds the ASCII letters A–Z, and nothing else, on both sides:
+ * `É` and `é`, `ß` and `SS` stay different. That is the one folding every database can do
+ * identically: SQLite's LOWER() folds ASCII only, while PostgreSQL's and MariaDB's fold by
+ * the database's locale or character set (and PostgreSQL's not at all under LC_CTYPE=C).
+ * The column is folded with LOWER() on SQLite, TRANSLATE() on PostgreSQL and a REPLACE()
+ * per letter on MySQL/MariaDB (which has no TRANSLATE); the value is folded here.
  */
 import type { ScalarFieldMeta } from '../meta.js';
 import { isStringType } from './scalar-types.js';
@@ -59,11 +64,32 @@ function escapeClause(sql: SqlBuilder): string {
   return sql.dialect === 'mysql' ? `ESCAPE '\\\\'` : `ESCAPE '\\'`;
 }
 
+const upperAscii = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** `text` with A–Z lowered and every other character kept. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 32));
+}
+
+/** SQL lowering the ASCII letters of the text expression `text`, and only those. */
+export function asciiLowerSql(sql: SqlBuilder, text: string): string {
+  switch (sql.dialect) {
+    case 'sqlite':
+      return `LOWER(${text})`; // SQLite (without ICU) folds ASCII only
+    case 'postgresql':
+      return `TRANSLATE(${text}, '${upperAscii}', '${upperAscii.toLowerCase()}')`;
+    case 'mysql':
+      // REPLACE() matches case-sensitively whatever the collation.
+      return [...upperAscii].reduce((inner, letter) => `REPLACE(${inner}, '${letter}', '${letter.toLowerCase()}')`, text);
+  }
+}
+
 function caseInsensitiveMatch(sql: SqlBuilder, field: ScalarFieldMeta, column: string, match: TextMatch, value: string): string {
-  const lowered =
-    sql.dialect === 'postgresql' ? `LOWER(CAST(${column} AS TEXT))` : `LOWER(${textColumn(sql, field, column)})`;
-  const pattern = match.kind === 'equals' ? value : wrapPattern(escapeLike(value), match.kind, '%');
-  const placeholder = `LOWER(${sql.param(pattern)})`;
+  const text = sql.dialect === 'postgresql' ? `CAST(${column} AS TEXT)` : textColumn(sql, field, column);
+  const lowered = asciiLowerSql(sql, text);
+  const folded = asciiLower(value);
+  const pattern = match.kind === 'equals' ? folded : wrapPattern(escapeLike(folded), match.kind, '%');
+  const placeholder = sql.param(pattern);
   // Binary on MySQL so that only case is ignored, not accents or trailing spaces.
   const operand = sql.dialect === 'mysql' ? `CAST(${placeholder} AS BINARY)` : placeholder;
   if (match.kind === 'equals') return `${lowered} ${match.negated ? '<>' : '='} ${operand}`;

@@ -186,24 +186,24 @@ describe('compileFilters: text matching', () => {
     expect(where('postgresql', 'filters[title][$endsWith]=ab').params).toEqual(['%ab']);
   });
 
-  it('$containsi and friends lower both sides; PostgreSQL casts the column to text', () => {
-    expect(everywhere('filters[title][$containsi]=Ab')).toEqual({
-      sqlite: { sql: `LOWER("title") LIKE LOWER(?) ESCAPE '\\'`, params: ['%Ab%'] },
-      postgresql: { sql: `LOWER(CAST("title" AS TEXT)) LIKE LOWER($1) ESCAPE '\\'`, params: ['%Ab%'] },
-      mysql: { sql: `LOWER(\`title\`) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '\\\\'`, params: ['%Ab%'] },
+  it('$containsi and friends fold ASCII letters on both sides (the value in JS); PostgreSQL casts the column to text', () => {
+    const pgLower = (text: string) => `TRANSLATE(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
+    const myLower = (text: string) => [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].reduce((inner, l) => `REPLACE(${inner}, '${l}', '${l.toLowerCase()}')`, text);
+    expect(everywhere('filters[title][$containsi]=Ab%C3%89')).toEqual({
+      sqlite: { sql: `LOWER("title") LIKE ? ESCAPE '\\'`, params: ['%abÉ%'] },
+      postgresql: { sql: `${pgLower('CAST("title" AS TEXT)')} LIKE $1 ESCAPE '\\'`, params: ['%abÉ%'] },
+      mysql: { sql: `${myLower('`title`')} LIKE CAST(? AS BINARY) ESCAPE '\\\\'`, params: ['%abÉ%'] },
     });
-    expect(where('sqlite', 'filters[title][$notContainsi]=Ab').sql).toBe(`LOWER("title") NOT LIKE LOWER(?) ESCAPE '\\'`);
-    expect(where('sqlite', 'filters[title][$startsWithi]=Ab').params).toEqual(['Ab%']);
-    expect(where('sqlite', 'filters[title][$endsWithi]=Ab').params).toEqual(['%Ab']);
+    expect(where('sqlite', 'filters[title][$notContainsi]=Ab').sql).toBe(`LOWER("title") NOT LIKE ? ESCAPE '\\'`);
+    expect(where('sqlite', 'filters[title][$startsWithi]=Ab').params).toEqual(['ab%']);
+    expect(where('sqlite', 'filters[title][$endsWithi]=Ab').params).toEqual(['%ab']);
   });
 
-  it('$eqi and $nei compare lowered values with =, not LIKE', () => {
-    expect(everywhere('filters[title][$eqi]=a_b')).toEqual({
-      sqlite: { sql: 'LOWER("title") = LOWER(?)', params: ['a_b'] },
-      postgresql: { sql: 'LOWER(CAST("title" AS TEXT)) = LOWER($1)', params: ['a_b'] },
-      mysql: { sql: 'LOWER(`title`) = CAST(LOWER(?) AS BINARY)', params: ['a_b'] },
-    });
-    expect(where('sqlite', 'filters[title][$nei]=x').sql).toBe('LOWER("title") <> LOWER(?)');
+  it('$eqi and $nei compare folded values with =, not LIKE', () => {
+    expect(where('sqlite', 'filters[title][$eqi]=A_b')).toEqual({ sql: 'LOWER("title") = ?', params: ['a_b'] });
+    expect(where('postgresql', 'filters[title][$eqi]=A_b').sql).toBe(`TRANSLATE(CAST("title" AS TEXT), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = $1`);
+    expect(where('mysql', 'filters[title][$eqi]=A_b').sql).toMatch(/^REPLACE\(REPLACE\(.*`title`, 'A', 'a'\), 'B', 'b'\).*, 'Z', 'z'\) = CAST\(\? AS BINARY\)$/);
+    expect(where('sqlite', 'filters[title][$nei]=x').sql).toBe('LOWER("title") <> ?');
   });
 
   it('matches the value literally: LIKE and GLOB metacharacters are escaped', () => {

@@ -108,25 +108,24 @@ describe('buildFindQuery', () => {
         sql:
           'SELECT COUNT(*) AS "count" FROM "articles" WHERE (' +
           [
-            `LOWER(CAST("id" AS TEXT)) LIKE LOWER(?) ESCAPE '\\'`,
-            `LOWER("title") LIKE LOWER(?) ESCAPE '\\'`,
-            `LOWER("slug") LIKE LOWER(?) ESCAPE '\\'`,
-            `LOWER("body") LIKE LOWER(?) ESCAPE '\\'`,
-            `LOWER("category") LIKE LOWER(?) ESCAPE '\\'`,
-            `LOWER("contact") LIKE LOWER(?) ESCAPE '\\'`,
+            `LOWER(CAST("id" AS TEXT)) LIKE ? ESCAPE '\\'`,
+            `LOWER("title") LIKE ? ESCAPE '\\'`,
+            `LOWER("slug") LIKE ? ESCAPE '\\'`,
+            `LOWER("body") LIKE ? ESCAPE '\\'`,
+            `LOWER("category") LIKE ? ESCAPE '\\'`,
+            `LOWER("contact") LIKE ? ESCAPE '\\'`,
           ].join(' OR ') +
           ')',
-        params: Array(6).fill('%Hi\\%%'),
+        params: Array(6).fill('%hi\\%%'),
       });
     });
 
     it('uses each dialect’s case-insensitive match', () => {
+      const pgLower = (text: string) => `TRANSLATE(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
       expect(find('postgresql', '_q=x').count?.sql).toBe(
-        `SELECT COUNT(*) AS "count" FROM "tags" WHERE (LOWER(CAST("id" AS TEXT)) LIKE LOWER($1) ESCAPE '\\' OR LOWER(CAST("name" AS TEXT)) LIKE LOWER($2) ESCAPE '\\')`,
+        `SELECT COUNT(*) AS "count" FROM "tags" WHERE (${pgLower('CAST("id" AS TEXT)')} LIKE $1 ESCAPE '\\' OR ${pgLower('CAST("name" AS TEXT)')} LIKE $2 ESCAPE '\\')`,
       );
-      expect(find('mysql', '_q=x').count?.sql).toBe(
-        "SELECT COUNT(*) AS `count` FROM `tags` WHERE (LOWER(CAST(`id` AS CHAR)) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '\\\\' OR LOWER(`name`) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '\\\\')",
-      );
+      expect(find('mysql', '_q=x').count?.sql).toMatch(/^SELECT COUNT\(\*\) AS `count` FROM `tags` WHERE \(REPLACE\(.*CAST\(`id` AS CHAR\).* LIKE CAST\(\? AS BINARY\) ESCAPE '\\\\' OR REPLACE\(.*`name`.* LIKE CAST\(\? AS BINARY\) ESCAPE '\\\\'\)$/);
     });
 
     it('ignores an empty search and rejects a non-string one', () => {

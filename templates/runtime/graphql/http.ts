@@ -1,0 +1,250 @@
+/**
+ * GraphQL over HTTP at the endpoint, readable in one function (`graphqlEndpoint`):
+ *
+ *   playground page? → authenticate → read the request (GET, POST JSON, POST multipart)
+ *   → size limit → parse + validate (cached) → resolve the operation → execute → answer.
+ *
+ * Answers follow Apollo Server 3 (what Strapi v4 runs): 200 with `{ data, errors }` once
+ * execution started; 400 with `{ errors }` for a syntax error (`GRAPHQL_PARSE_FAILED`),
+ * an invalid document (`GRAPHQL_VALIDATION_FAILED`), bad variables (`BAD_USER_INPUT`) or a
+ * malformed request; 405 for a mutation over GET; 413 past the document size limit.
+ * A bad or foreign token is the REST 401 envelope (thrown to the error middleware).
+ */
+import type { Context, Next } from 'koa';
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { AuthState } from '../auth/index.js';
+import { isPlainObject } from '../query/is-plain-object.js';
+import { readMultipart, type MultipartBody, type MultipartLimits } from '../upload/multipart.js';
+import type { GraphqlContext } from './context.js';
+import { codes, formatError, requestError } from './errors.js';
+import { depthLimitRule, DocumentCache } from './limits.js';
+import type { RelationLoader } from './loader.js';
+import { playgroundPage } from './playground.js';
+import { toUpload } from './scalars.js';
+
+export interface EndpointOptions {
+  readonly endpoint: string;
+  readonly schema: GraphQLSchema;
+  readonly authenticator: Pick<Authenticator, 'authenticate'>;
+  /** The playground page and introspection (development, staging, or `playgroundAlways`). */
+  readonly playground: boolean;
+  /** Deepest field nesting an operation may have; 0 or less: unlimited. */
+  readonly depthLimit: number;
+  /** Largest query document, in bytes. */
+  readonly documentSizeLimit: number;
+  /** Multipart requests (file uploads); absent: refused. */
+  readonly multipart?: { readonly tmpDir: string; readonly limits: MultipartLimits };
+  readonly newLoader: () => RelationLoader;
+  readonly cache?: DocumentCache;
+  readonly log: (err: unknown) => void;
+}
+
+interface GraphqlRequest {
+  readonly query?: unknown;
+  readonly variables?: unknown;
+  readonly operationName?: unknown;
+}
+
+/** A failure of the request itself, answered as `{ errors }` with its status. */
+class RequestFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { errors: readonly GraphQLFormattedError[] },
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.errors[0]?.message ?? 'Bad Request');
+  }
+}
+
+const fail = (status: number, message: string, code: string, headers?: Record<string, string>) => new RequestFailure(status, requestError(message, code), headers);
+
+export function graphqlEndpoint(options: EndpointOptions) {
+  const cache = options.cache ?? new DocumentCache();
+  const rules: ValidationRule[] = [
+    ...specifiedRules,
+    ...(options.depthLimit > 0 ? [depthLimitRule(options.depthLimit)] : []),
+    ...(options.playground ? [] : [NoSchemaIntrospectionCustomRule]),
+  ];
+  const defaultQuery = exampleQuery(options.schema);
+
+  return async function graphql(ctx: Context, next: Next): Promise<void> {
+    if (ctx.path !== options.endpoint) return next();
+    let multipart: MultipartBody | undefined;
+    try {
+      if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+        throw fail(405, 'GraphQL is served over GET and POST only.', codes.badRequest, { Allow: 'GET, POST' });
+      }
+      if (ctx.method === 'GET' && ctx.query.query === undefined) {
+        if (options.playground && ctx.accepts('application/json', 'text/html') === 'text/html') {
+          const page = playgroundPage({ endpoint: options.endpoint, defaultQuery });
+          ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
+          ctx.type = 'text/html';
+          ctx.body = page.html;
+          return;
+        }
+        throw fail(400, 'GET query missing.', codes.badRequest);
+      }
+
+      // Who is calling: a bad or foreign token is the REST 401 envelope, like every route.
+      const state = ctx.state as AuthState;
+      const auth = await options.authenticator.authenticate(ctx);
+      state.auth = auth;
+      if (auth.user) state.user = auth.user;
+
+      let request: GraphqlRequest;
+      if (ctx.method === 'GET') request = { query: ctx.query.query, variables: jsonParam(ctx.query.variables, 'variables'), operationName: ctx.query.operationName };
+      else if (ctx.is('multipart/form-data')) {
+        if (!options.multipart) throw fail(400, 'Multipart requests are not accepted here.', codes.badRequest);
+        multipart = await readMultipart(ctx.req, { tmpDir: options.multipart.tmpDir, limits: options.multipart.limits });
+        request = multipartRequest(multipart);
+      } else request = postBody((ctx.request as { body?: unknown }).body);
+
+      const query = request.query;
+      if (typeof query !== 'string' || query.trim() === '') {
+        throw fail(400, ctx.method === 'GET' ? 'GET query missing.' : 'POST body missing, invalid Content-Type, or JSON object has no keys.', codes.badRequest);
+      }
+      if (request.variables !== undefined && request.variables !== null && !isPlainObject(request.variables)) {
+        throw fail(400, '`variables` must be an object.', codes.badRequest);
+      }
+      if (request.operationName !== undefined && request.operationName !== null && typeof request.operationName !== 'string') {
+        throw fail(400, '`operationName` must be a string.', codes.badRequest);
+      }
+      const size = Buffer.byteLength(query);
+      if (size > options.documentSizeLimit) {
+        throw fail(413, `The GraphQL document is ${size} bytes, more than the limit of ${options.documentSizeLimit} (plugins.graphql.documentSizeLimit).`, codes.badRequest);
+      }
+
+      const { document, errors } = documentOf(query);
+      if (errors) throw new RequestFailure(400, { errors });
+      const operation = getOperationAST(document!, (request.operationName as string | undefined) ?? undefined);
+      if (!operation) {
+        const message = request.operationName ? `Unknown operation named "${request.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+        throw fail(400, message, codes.operationResolution);
+      }
+      if (ctx.method === 'GET' && operation.operation !== 'query') {
+        throw fail(405, `Can only perform a ${operation.operation} operation from a POST request.`, codes.badRequest, { Allow: 'POST' });
+      }
+
+      const contextValue: GraphqlContext = { state, http: ctx, koaContext: ctx, loader: options.newLoader() };
+      const result: ExecutionResult = await execute({
+        schema: options.schema,
+        document: document!,
+        variableValues: (request.variables as Record<string, unknown> | null | undefined) ?? undefined,
+        operationName: (request.operationName as string | null | undefined) ?? undefined,
+        contextValue,
+      });
+      if (!('data' in result) || result.data === undefined) {
+        // Execution never started: the variables did not fit the operation.
+        throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => formatError(e, codes.badUserInput, options.log, 'request')) });
+      }
+      ctx.status = 200;
+      ctx.body = {
+        ...(result.errors?.length ? { errors: result.errors.map((e) => formatError(e, codes.internal, options.log)) } : {}),
+        data: result.data,
+      };
+    } catch (err) {
+      if (!(err instanceof RequestFailure)) throw err;
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.body = err.body;
+    } finally {
+      await multipart?.cleanup();
+    }
+  };
+
+  /** Parsed and validated once per distinct document (bounded cache). */
+  function documentOf(query: string) {
+    const cached = cache.get(query);
+    if (cached) return cached;
+    let entry;
+    try {
+      const document = parse(query);
+      const errors = validate(options.schema, document, rules);
+      entry = errors.length ? { errors: errors.map((e) => formatError(e, codes.validationFailed, options.log, 'request')) } : { document };
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      entry = { errors: [formatError(err, codes.parseFailed, options.log, 'request')] };
+    }
+    cache.set(query, entry);
+    return entry;
+  }
+}
+
+function jsonParam(value: unknown, name: string): unknown {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw fail(400, `\`${name}\` must be JSON.`, codes.badRequest);
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw fail(400, `\`${name}\` is not valid JSON.`, codes.badRequest);
+  }
+}
+
+function postBody(body: unknown): GraphqlRequest {
+  if (Array.isArray(body)) throw fail(400, 'Batched operations are not supported: send one operation per request.', codes.badRequest);
+  if (!isPlainObject(body)) return {};
+  return { query: body.query, variables: body.variables, operationName: body.operationName };
+}
+
+/**
+ * The GraphQL multipart request spec: `operations` (the JSON request, files null), `map`
+ * (file field → paths in it), then the files. Each file becomes an Upload value.
+ */
+function multipartRequest(body: MultipartBody): GraphqlRequest {
+  const field = (name: string) => body.fields.get(name)?.[0];
+  const operations = jsonField(field('operations'), 'operations');
+  const map = jsonField(field('map'), 'map');
+  if (!isPlainObject(operations)) throw fail(400, 'The `operations` field must be one operation (an object).', codes.badRequest);
+  if (!isPlainObject(map)) throw fail(400, 'The `map` field must be an object.', codes.badRequest);
+  for (const [fileField, paths] of Object.entries(map)) {
+    const file = body.files.find((f) => f.field === fileField);
+    if (!file) throw fail(400, `File missing in the request: ${fileField}.`, codes.badRequest);
+    if (!Array.isArray(paths)) throw fail(400, `The \`map\` entry ${fileField} must be a list of paths.`, codes.badRequest);
+    for (const path of paths) setPath(operations, String(path), toUpload(file));
+  }
+  return postBody(operations);
+}
+
+function jsonField(value: string | undefined, name: string): unknown {
+  if (value === undefined) throw fail(400, `Missing multipart field \`${name}\`.`, codes.badRequest);
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw fail(400, `Invalid JSON in the \`${name}\` multipart field.`, codes.badRequest);
+  }
+}
+
+/** `variables.files.1` → operations.variables.files[1] = value (only inside variables). */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  if (keys[0] !== 'variables' || keys.length < 2 || keys.some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype')) {
+    throw fail(400, `Invalid \`map\` path "${path}": files go under variables.`, codes.badRequest);
+  }
+  let node: unknown = target;
+  for (const key of keys.slice(0, -1)) {
+    node = (node as Record<string, unknown>)?.[key];
+    if (node === null || typeof node !== 'object') throw fail(400, `Invalid \`map\` path "${path}".`, codes.badRequest);
+  }
+  (node as Record<string, unknown>)[keys[keys.length - 1]!] = value;
+}
+
+/** The playground's first query: the first list query of the schema, or `__typename`. */
+function exampleQuery(schema: GraphQLSchema): string {
+  const query = schema.getQueryType();
+  const list = Object.values(query?.getFields() ?? {}).find((f) => /EntityResponseCollection$/.test(String(f.type)));
+  if (!list) return '{\n  __typename\n}\n';
+  return `# Ctrl+Enter runs the query. Set "Authorization": "Bearer <token>" under Headers.\nquery {\n  ${list.name}(pagination: { limit: 10 }) {\n    data {\n      id\n    }\n    meta {\n      pagination {\n        total\n      }\n    }\n  }\n}\n`;
+}

@@ -1,0 +1,134 @@
+/**
+ * The per-request batch loader behind every relation and media field: no N+1.
+ *
+ * graphql-js resolves the fields of all items of a list before any of their promises
+ * settle, so the `author` resolver of 25 articles is called 25 times in a row. Each call
+ * only queues its parent under a key — owner type, field and arguments — and one
+ * `setImmediate` later (after every resolver of that level has queued) each key runs as
+ * one populate over all its parents: the same batched statements REST populate runs (one
+ * link-table join per field and level). So a request costs a number of statements fixed by
+ * its shape, never by its rows.
+ *
+ * Per-parent pagination of to-many fields is applied to each parent's list after the read.
+ * Only the attributes the query asks of the targets are selected (look-ahead, selection.ts).
+ */
+import type { Database } from '../db/database.js';
+import type { ComponentMeta, ContentTypeMeta, MediaFieldMeta, Registry, RelationFieldMeta } from '../meta.js';
+import { populateEntries, populateInstances, type EntryItem, type InstanceItem } from '../populate/execute.js';
+import { parsePopulate } from '../populate/parse.js';
+import type { Entry } from '../rest/transform.js';
+import { applyWindow, resolveWindow, toRestFilters, toRestSort, type ListLimits } from './args.js';
+
+export type LinkField = RelationFieldMeta | MediaFieldMeta;
+
+/** Arguments of a relation field: filters, pagination, sort, publicationState (to-many only). */
+export type RelationArgs = Record<string, unknown>;
+
+/** What to read of the targets (selection.ts): scalar fields and components. */
+export interface TargetShape {
+  readonly fields?: string[];
+  readonly populate?: Record<string, unknown>;
+}
+
+export type Loaded = Entry | Entry[] | null;
+
+interface Waiting {
+  /** The parent: an entry id, or a component instance's stored JSON. */
+  readonly parent: number | Record<string, unknown>;
+  resolve(value: Loaded): void;
+  reject(err: unknown): void;
+}
+
+interface Batch {
+  readonly owner: ContentTypeMeta | ComponentMeta;
+  readonly inComponent: boolean;
+  readonly field: LinkField;
+  readonly args: RelationArgs;
+  readonly shape: TargetShape;
+  readonly waiting: Waiting[];
+}
+
+export interface LoaderOptions {
+  readonly db: Database;
+  readonly registry: Registry;
+  readonly limits: ListLimits;
+}
+
+const fileUid = 'plugin::upload.file';
+
+export class RelationLoader {
+  readonly #batches = new Map<string, Batch>();
+  /** Shapes are shared by every item of a field: their key is computed once. */
+  readonly #shapeKeys = new WeakMap<TargetShape, string>();
+  #scheduled = false;
+
+  constructor(private readonly options: LoaderOptions) {}
+
+  /** A relation or media field of a content-type entry. */
+  entry(owner: ContentTypeMeta, field: LinkField, args: RelationArgs, shape: TargetShape, id: number): Promise<Loaded> {
+    return this.enqueue(owner, false, field, args, shape, id);
+  }
+
+  /** A relation or media field inside a component instance (ids stored in its JSON). */
+  instance(owner: ComponentMeta, field: LinkField, args: RelationArgs, shape: TargetShape, stored: Record<string, unknown>): Promise<Loaded> {
+    return this.enqueue(owner, true, field, args, shape, stored);
+  }
+
+  private enqueue(owner: ContentTypeMeta | ComponentMeta, inComponent: boolean, field: LinkField, args: RelationArgs, shape: TargetShape, parent: Waiting['parent']): Promise<Loaded> {
+    let shapeKey = this.#shapeKeys.get(shape);
+    if (shapeKey === undefined) this.#shapeKeys.set(shape, (shapeKey = JSON.stringify(shape)));
+    const key = `${inComponent ? 'c' : 't'}:${owner.uid}:${field.name}:${JSON.stringify(args)}:${shapeKey}`;
+    let batch = this.#batches.get(key);
+    if (!batch) {
+      batch = { owner, inComponent, field, args, shape, waiting: [] };
+      this.#batches.set(key, batch);
+    }
+    const promise = new Promise<Loaded>((resolve, reject) => batch.waiting.push({ parent, resolve, reject }));
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.dispatch());
+    }
+    return promise;
+  }
+
+  private dispatch(): void {
+    this.#scheduled = false;
+    const batches = [...this.#batches.values()];
+    this.#batches.clear();
+    for (const batch of batches) {
+      this.run(batch).catch((err: unknown) => {
+        for (const waiting of batch.waiting) waiting.reject(err);
+      });
+    }
+  }
+
+  private async run(batch: Batch): Promise<void> {
+    const { registry, db, limits } = this.options;
+    const { field, args } = batch;
+    const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
+    const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
+    const window = toMany ? resolveWindow(args['pagination'], limits) : undefined;
+    const spec = {
+      filters: toRestFilters(args['filters'], target, registry),
+      sort: toRestSort(args['sort']),
+      publicationState: args['publicationState'],
+      ...(batch.shape.fields ? { fields: batch.shape.fields } : {}),
+      populate: batch.shape.populate,
+    };
+    const tree = parsePopulate(batch.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
+    // Already authorized by the field's scope: nothing here is dropped for permissions.
+    const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const };
+    const slots = batch.waiting.map(() => ({}) as Record<string, unknown>);
+    if (batch.inComponent) {
+      const items: InstanceItem[] = batch.waiting.map((w, i) => ({ stored: w.parent as Record<string, unknown>, out: slots[i]! }));
+      await populateInstances(context, items, tree);
+    } else {
+      const items: EntryItem[] = batch.waiting.map((w, i) => ({ id: w.parent as number, row: {}, attributes: slots[i]! }));
+      await populateEntries(context, items, tree);
+    }
+    batch.waiting.forEach((waiting, i) => {
+      const data = (slots[i]![field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);
+      waiting.resolve(toMany && window ? applyWindow(data as Entry[], window) : data);
+    });
+  }
+}

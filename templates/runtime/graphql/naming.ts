@@ -1,0 +1,110 @@
+/**
+ * Every GraphQL name of the Content API, derived from the per-type metadata in one place
+ * (Strapi v4's `utils/naming`): `Article`, `ArticleEntity`, `ArticleFiltersInput`,
+ * `articles`, `createArticle`, `ENUM_ARTICLE_STATUS`, `ArticleBlocksDynamicZone`, … The
+ * generator prints schema.graphql with these same functions, so the file and the served
+ * schema cannot disagree.
+ */
+import type { ComponentMeta, ContentTypeMeta } from '../meta.js';
+
+/** `blog-post` / `blog_post` / `blogPost` → `BlogPost` (the generator's IR spelling). */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[-_.\s]+|(?=[A-Z])/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+function lowerFirst(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/**
+ * lodash's `upperFirst(camelCase(name))` for attribute names: words split at separators
+ * and case changes, acronyms kept as one word (`HTMLBody` → `HtmlBody`, `hero_image` →
+ * `HeroImage`).
+ */
+export function attributePascal(name: string): string {
+  const words = name.match(/[A-Z]{2,}(?=[A-Z][a-z]|[0-9]|\b|_)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [name];
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
+}
+
+/** `Article`, `UsersPermissionsUser`, `UploadFile`: plugin prefix + singular name. */
+export function typeName(meta: Pick<ContentTypeMeta, 'singularName' | 'plugin'>): string {
+  return (meta.plugin ? pascalCase(meta.plugin) : '') + pascalCase(meta.singularName);
+}
+
+/** `Articles`, `UsersPermissionsUsers`: plugin prefix + plural name. */
+function pluralTypeName(meta: Pick<ContentTypeMeta, 'pluralName' | 'plugin'>): string {
+  return (meta.plugin ? pascalCase(meta.plugin) : '') + pascalCase(meta.pluralName);
+}
+
+/** `shared.seo` → `ComponentSharedSeo` (the component's globalId). */
+export function componentTypeName(uid: string): string {
+  const [category = '', name = ''] = uid.split('.');
+  return `Component${pascalCase(category)}${pascalCase(name)}`;
+}
+
+/** The GraphQL type name of a content type or a component. */
+export function ownerTypeName(owner: ContentTypeMeta | ComponentMeta): string {
+  return isContentType(owner) ? typeName(owner) : componentTypeName(owner.uid);
+}
+
+export function isContentType(owner: ContentTypeMeta | ComponentMeta): owner is ContentTypeMeta {
+  return (owner as ContentTypeMeta).kind !== undefined;
+}
+
+export const entityName = (meta: ContentTypeMeta): string => `${typeName(meta)}Entity`;
+export const entityResponseName = (meta: ContentTypeMeta): string => `${typeName(meta)}EntityResponse`;
+export const entityResponseCollectionName = (meta: ContentTypeMeta): string => `${typeName(meta)}EntityResponseCollection`;
+export const relationResponseCollectionName = (meta: ContentTypeMeta): string => `${typeName(meta)}RelationResponseCollection`;
+export const filtersInputName = (owner: ContentTypeMeta | ComponentMeta): string => `${ownerTypeName(owner)}FiltersInput`;
+export const inputName = (owner: ContentTypeMeta | ComponentMeta): string => `${ownerTypeName(owner)}Input`;
+
+/** `article`, `usersPermissionsUser`: the findOne query (and a single type's query). */
+export const findOneQueryName = (meta: ContentTypeMeta): string => lowerFirst(typeName(meta));
+/** `articles`, `uploadFiles`: the find query of a collection type. */
+export const findQueryName = (meta: ContentTypeMeta): string => lowerFirst(pluralTypeName(meta));
+export const createMutationName = (meta: ContentTypeMeta): string => `create${typeName(meta)}`;
+export const updateMutationName = (meta: ContentTypeMeta): string => `update${typeName(meta)}`;
+export const deleteMutationName = (meta: ContentTypeMeta): string => `delete${typeName(meta)}`;
+
+/** `ENUM_ARTICLE_STATUS`, `ENUM_COMPONENTSHAREDSEO_KIND`. */
+export function enumTypeName(owner: ContentTypeMeta | ComponentMeta, attribute: string): string {
+  return `ENUM_${ownerTypeName(owner).toUpperCase()}_${attribute.toUpperCase()}`;
+}
+
+/** `ArticleBlocksDynamicZone`: the union of a dynamic zone's components. */
+export function dynamicZoneName(meta: ContentTypeMeta, attribute: string): string {
+  return `${typeName(meta)}${attributePascal(attribute)}DynamicZone`;
+}
+
+/** `ArticleBlocksDynamicZoneInput`: the scalar a dynamic zone's items are written with. */
+export const dynamicZoneInputName = (meta: ContentTypeMeta, attribute: string): string => `${dynamicZoneName(meta, attribute)}Input`;
+
+/** Scalar filter inputs: `StringFilterInput`, `IDFilterInput`, … */
+export const scalarFilterName = (scalar: string): string => `${scalar}FilterInput`;
+
+/** German umlauts and letters NFD does not decompose; everything else loses its diacritics. */
+const transliterations: Readonly<Record<string, string>> = {
+  ß: 'ss', ẞ: 'SS', ä: 'ae', Ä: 'Ae', ö: 'oe', Ö: 'Oe', ü: 'ue', Ü: 'Ue',
+  æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ð: 'd', Ð: 'D', đ: 'd', Đ: 'D',
+  þ: 'th', Þ: 'TH', ł: 'l', Ł: 'L', ı: 'i',
+};
+
+/**
+ * An enumeration value as a GraphQL enum member, Strapi's `toRegressedEnumValue`
+ * (slugify with `_`, case kept): `in progress` → `in_progress`, `Ünïcode` → `Uenicode`,
+ * `rock & roll` → `rock_and_roll`. A result GraphQL would refuse (empty, or starting with
+ * a digit) gets a leading `_`.
+ */
+export function enumValueName(value: string): string {
+  const ascii = [...value.replace(/&/g, ' and ')]
+    .map((ch) => transliterations[ch] ?? ch)
+    .join('')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
+  const slug = ascii.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return /^[A-Za-z_]/.test(slug) ? slug : `_${slug}`;
+}

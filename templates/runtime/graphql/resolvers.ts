@@ -1,0 +1,286 @@
+/**
+ * The Shadow CRUD resolvers: queries and mutations through the same EntityService as REST
+ * (same data, validation and errors), relation and media fields through the per-request
+ * loader, components and dynamic zones from the JSON read with their entry.
+ *
+ * Shapes: an `XEntity` is the REST entry `{ id, attributes }` itself; `X` is its
+ * `attributes` object (a WeakMap remembers which entry it belongs to, for its relation
+ * fields); responses are `{ data }`, collections `{ data, meta }`.
+ */
+import { GraphQLScalarType, Kind, valueFromASTUntyped, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { Access, EntityService } from '../entity/service.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
+import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import { storedValueOf } from '../populate/execute.js';
+import { findActionOf } from '../rest/routes.js';
+import type { Entry } from '../rest/transform.js';
+import {
+  applyWindow,
+  matchesFilters,
+  paginationMeta,
+  resolveWindow,
+  sortItems,
+  toRestData,
+  toRestFilters,
+  toRestSort,
+  type ListLimits,
+  type Window,
+} from './args.js';
+import type { GraphqlContext } from './context.js';
+import type { ResolverMap } from './extension.js';
+import type { LinkField, Loaded } from './loader.js';
+import * as naming from './naming.js';
+import { scalarBehaviour, scalarResolvers } from './scalars.js';
+import { readShape, selectedAttributes, type ReadShape } from './selection.js';
+
+export interface ShadowCrudResolverOptions {
+  readonly registry: Registry;
+  /** The entity service of a content type, with the GraphQL list limits. */
+  readonly service: (uid: string) => EntityService;
+  readonly limits: ListLimits;
+  /** Removes an uploaded file and its stored copies (deleteUploadFile). */
+  readonly removeFile?: (id: unknown) => Promise<unknown>;
+  /**
+   * Types whose entries must be read whole (extensions resolve fields of them, and may read
+   * any attribute): no look-ahead for those.
+   */
+  readonly readWhole?: (typeName: string) => boolean;
+}
+
+type Json = Record<string, unknown>;
+type Resolver = (parent: any, args: any, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
+
+const fileUid = 'plugin::upload.file';
+
+/** Which entry an `X` object (an entry's attributes) belongs to. */
+const entryOf = new WeakMap<object, { readonly meta: ContentTypeMeta; readonly id: number }>();
+
+/** Marks an entry as an `XEntity` of `meta`; returns it. */
+export function entityNode(meta: ContentTypeMeta, entry: Entry): Entry {
+  entryOf.set(entry.attributes, { meta, id: entry.id });
+  return entry;
+}
+
+function entityNodes(meta: ContentTypeMeta, entries: readonly Entry[]): Entry[] {
+  return entries.map((entry) => entityNode(meta, entry));
+}
+
+/** What the caller may read through filters: types it may `find`. */
+export function accessOf(context: GraphqlContext): Access {
+  return { canFind: (uid) => context.state.auth?.can(findActionOf(uid)) ?? false };
+}
+
+/** The internal value of a `ResponseCollectionMeta`: enough to count lazily. */
+interface CollectionInfo {
+  readonly window: Window;
+  readonly total?: number;
+  readonly count: () => Promise<number>;
+}
+
+export function shadowCrudResolvers(options: ShadowCrudResolverOptions): ResolverMap {
+  const { registry } = options;
+  const map: Record<string, Record<string, unknown>> = {};
+  const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
+  /** Read shapes by field (`info.fieldNodes`) and type: see shapeOf. */
+  const shapes = new WeakMap<object, Map<string, ReadShape>>();
+
+  add('ResponseCollectionMeta', 'pagination', async (parent: CollectionInfo) => paginationMeta(parent.window, parent.total ?? (await parent.count())));
+  map.PublicationState = { LIVE: 'live', PREVIEW: 'preview' };
+
+  for (const component of registry.components.values()) addOwnerFields(component);
+  for (const meta of registry.contentTypes.values()) {
+    addOwnerFields(meta);
+    addOperations(meta);
+  }
+  return { ...scalarResolvers, ...map };
+
+  function addOwnerFields(owner: ContentTypeMeta | ComponentMeta): void {
+    const typeName = naming.ownerTypeName(owner);
+    for (const field of Object.values(owner.fields) as FieldMeta[]) {
+      switch (field.kind) {
+        case 'scalar':
+          if (field.type === 'enumeration' && field.enum?.length) {
+            map[naming.enumTypeName(owner, field.name)] = Object.fromEntries(field.enum.map((value) => [naming.enumValueName(value), value]));
+          }
+          break;
+        case 'relation':
+        case 'media':
+          add(typeName, field.name, linkResolver(owner, field));
+          break;
+        case 'component':
+          if (field.repeatable) add(typeName, field.name, repeatableResolver(field.name, registry.components.get(field.component)));
+          break;
+        case 'dynamiczone':
+          if (naming.isContentType(owner)) {
+            map[naming.dynamicZoneName(owner, field.name)] = {
+              __resolveType: (item: Json) => (item && typeof item.__component === 'string' ? naming.componentTypeName(item.__component) : 'Error'),
+            };
+            map[naming.dynamicZoneInputName(owner, field.name)] = dynamicZoneInput(naming.dynamicZoneInputName(owner, field.name), field.components, registry);
+          }
+          break;
+      }
+    }
+  }
+
+  /**
+   * What to read of entries of `meta` for the field being resolved (its `data.attributes`).
+   * graphql-js hands every item of a list the same `fieldNodes` array: the shape is worked
+   * out once per field of the query, not once per entry.
+   */
+  function shapeOf(meta: ContentTypeMeta, info: GraphQLResolveInfo, extra: readonly string[] = []): ReadShape {
+    let byType = shapes.get(info.fieldNodes);
+    if (!byType) shapes.set(info.fieldNodes, (byType = new Map()));
+    const key = `${meta.uid}|${extra.join(',')}`;
+    let shape = byType.get(key);
+    if (!shape) {
+      const whole = options.readWhole?.(naming.typeName(meta)) ?? false;
+      shape = readShape(meta, whole ? undefined : selectedAttributes(info, ['data', 'attributes']), registry, extra);
+      byType.set(key, shape);
+    }
+    return shape;
+  }
+
+  function linkResolver(owner: ContentTypeMeta | ComponentMeta, field: LinkField): Resolver {
+    const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
+    const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
+    return (parent: Json, args, context, info) => {
+      let loaded: Promise<Loaded>;
+      const shape = target ? shapeOf(target, info) : {};
+      if (naming.isContentType(owner)) {
+        const entry = entryOf.get(parent);
+        if (!entry || !field.link) return toMany ? { data: [] } : { data: null };
+        loaded = context.loader.entry(owner, field, args ?? {}, shape, entry.id);
+      } else {
+        const stored = storedValueOf(parent);
+        if (!stored) return toMany ? { data: [] } : { data: null };
+        loaded = context.loader.instance(owner, field, args ?? {}, shape, stored);
+      }
+      return loaded.then((value) => {
+        if (!target) return { data: toMany ? [] : null };
+        if (Array.isArray(value)) return { data: entityNodes(target, value) };
+        return { data: value ? entityNode(target, value) : null };
+      });
+    };
+  }
+
+  function repeatableResolver(name: string, component: ComponentMeta | undefined): Resolver {
+    return (parent: Json, args) => {
+      const items = Array.isArray(parent[name]) ? (parent[name] as Json[]) : [];
+      if (!component) return items;
+      const filtered = items.filter((item) => matchesFilters(item, args?.filters, component, registry));
+      return applyWindow(sortItems(filtered, args?.sort, component), resolveWindow(args?.pagination, options.limits));
+    };
+  }
+
+  function addOperations(meta: ContentTypeMeta): void {
+    const service = () => options.service(meta.uid);
+    /** `fields` and `populate` of the read, from what the query asks (`data.attributes`). */
+    const read = (info: GraphQLResolveInfo, extra?: readonly string[]): Json => {
+      const shape = shapeOf(meta, info, extra);
+      return { ...(shape.fields ? { fields: shape.fields } : {}), populate: shape.populate };
+    };
+    const response = (entry: Entry | null) => ({ data: entry ? entityNode(meta, entry) : null });
+    const data = (args: Json) => ({ data: toRestData(args.data, meta, registry) });
+    /** Update and delete of an entry that is not there answer `{ data: null }`, as Strapi does. */
+    const orNull = async (run: () => Promise<Entry>) => {
+      try {
+        return response(await run());
+      } catch (err) {
+        if (err instanceof NotFoundError) return response(null);
+        throw err;
+      }
+    };
+
+    if (meta.kind === 'singleType') {
+      add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
+        const entry = await service().findSingle(read(info, meta.draftAndPublish ? ['publishedAt'] : []), accessOf(context));
+        // A live read of a draft & publish single type sees it only once published.
+        const live = meta.draftAndPublish && (args.publicationState ?? 'live') === 'live';
+        return response(entry && live && entry.attributes.publishedAt == null ? null : entry);
+      });
+      add('Mutation', naming.updateMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+        response(await service().upsertSingle(data(args), read(info), accessOf(context))),
+      );
+      add('Mutation', naming.deleteMutationName(meta), (_: unknown, _args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+        orNull(() => service().deleteSingle(read(info), accessOf(context))),
+      );
+      return;
+    }
+
+    add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+      response(await service().findOne(args.id, read(info), accessOf(context))),
+    );
+    add('Query', naming.findQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
+      const window = resolveWindow(args.pagination, options.limits);
+      const access = accessOf(context);
+      const query = {
+        filters: toRestFilters(args.filters, meta, registry),
+        sort: toRestSort(args.sort),
+        publicationState: args.publicationState,
+        ...read(info),
+      };
+      // The count runs with the page (in parallel) when `meta` is asked for.
+      const withCount = selects(info, 'meta');
+      const result = await service().find({ ...query, pagination: { start: window.start, limit: window.limit, withCount } }, access);
+      const total = withCount ? Number(result.meta.pagination.total ?? 0) : undefined;
+      const count = async () =>
+        Number((await service().find({ ...query, fields: [], populate: undefined, pagination: { start: 0, limit: 1, withCount: true } }, access)).meta.pagination.total ?? 0);
+      const info_: CollectionInfo = { window, ...(total === undefined ? {} : { total }), count };
+      return { data: entityNodes(meta, result.data), meta: info_ };
+    });
+    add('Mutation', naming.createMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+      response(await service().create(data(args), read(info), accessOf(context))),
+    );
+    add('Mutation', naming.updateMutationName(meta), (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+      orNull(() => service().update(args.id, data(args), read(info), accessOf(context))),
+    );
+    add('Mutation', naming.deleteMutationName(meta), (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+      orNull(async () => {
+        if (meta.uid !== fileUid || !options.removeFile) return service().delete(args.id, read(info), accessOf(context));
+        // Files go through the upload plugin, which also removes the stored copies.
+        const entry = await service().findOne(args.id, read(info), accessOf(context));
+        if (!entry) throw new NotFoundError();
+        await options.removeFile(args.id);
+        return entry;
+      }),
+    );
+  }
+}
+
+/**
+ * A dynamic zone's input scalar: each item names its component by GraphQL type
+ * (`__typename: "ComponentSharedQuote"`), turned into `__component: "shared.quote"`.
+ */
+function dynamicZoneInput(name: string, zone: readonly string[], registry: Registry) {
+  const byTypeName = new Map([...registry.components.keys()].map((uid) => [naming.componentTypeName(uid), uid]));
+  const parse = (value: unknown): Json => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError(`${name}: each item must be an object with a __typename`);
+    const { __typename, ...rest } = value as Json;
+    const uid = byTypeName.get(String(__typename));
+    if (!uid) throw new ApplicationError(`Component not found. expected one of: ${zone.map(naming.componentTypeName).join(', ')}`);
+    return { __component: uid, ...rest };
+  };
+  return scalarBehaviour(
+    new GraphQLScalarType({
+      name,
+      serialize: (value) => value,
+      parseValue: parse,
+      parseLiteral: (ast, variables) => (ast.kind === Kind.OBJECT ? parse(valueFromASTUntyped(ast, variables)) : undefined),
+    }),
+  );
+}
+
+/** Whether the field being resolved selects `name` (directly or through fragments). */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): boolean =>
+    !!set &&
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) return selection.name.value === name;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
+      if (seen.has(selection.name.value)) return false;
+      seen.add(selection.name.value);
+      return visit(info.fragments[selection.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => visit(node.selectionSet));
+}
