@@ -148,7 +148,7 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
 
 /**
  * Filters that reach through a relation or media field (`filters[author][name][$eq]=x`)
- * compile to an EXISTS subquery over the link table, the nested where compiled against the
+ * compile to an `id IN (subquery)` over the link table, the nested where compiled against the
  * target's metadata under fresh aliases. Operators directly under the relation apply to the
  * target's id (`filters[author]=3`, `filters[author][$in]=…`), and `$null`/`$notNull` ask
  * whether any target is linked. Component fields (JSON) are not filterable yet: 400.
@@ -164,10 +164,11 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   const link = field.link;
   const l = sql.alias('l');
   const t = sql.alias('t');
+  // `id IN (SELECT owner …)` rather than a correlated EXISTS: the subquery runs once, not once per row.
   const exists = (condition: string | undefined): string =>
-    `EXISTS (SELECT 1 FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(target.table)} ${sql.ident(t)} ` +
-    `ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} WHERE ${sql.column(link.ownerColumn, l)} = ${sql.column('id', ctx.alias ?? ctx.meta.table)}` +
-    `${condition === undefined ? '' : ` AND ${condition}`})`;
+    `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column(link.ownerColumn, l)} FROM ${sql.ident(link.table)} ${sql.ident(l)} ` +
+    `JOIN ${sql.ident(target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)}` +
+    `${condition === undefined ? '' : ` WHERE ${condition}`})`;
 
   // `filters[author][$null]=true`: no linked target at all.
   if (isPlainObject(value) && Object.keys(value).length === 1 && ('$null' in value || '$notNull' in value)) {
