@@ -8,8 +8,8 @@
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { prepareWriteData } from '../entity/input.js';
-import { validationErrors, type ValidationIssue } from '../errors.js';
-import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { assertUniqueAttributes, rethrowUniqueViolation } from '../entity/unique.js';
+import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
 import { SqlBuilder } from '../query/sql.js';
 import { jsonFieldsFor, populateEntries } from '../populate/execute.js';
@@ -85,10 +85,10 @@ export class UserService {
     const now = new Date();
     const prepared = await prepareWriteData(this.meta, data, { mode: 'create', hashPassword: this.hashPassword, now, jsonNull: DbNull });
     return this.db.transaction(async (tx) => {
-      await this.assertUnique(tx, prepared, null);
+      await assertUniqueAttributes(tx, this.meta, prepared, null);
       const created = await tx.prisma[this.meta.delegate]
         .create({ data: { ...prepared, createdAt: now, updatedAt: now }, select: { id: true } })
-        .catch((err: unknown) => this.rethrowUnique(err));
+        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       const id = Number(created.id);
       await this.store.setUserRole(tx, id, roleId);
       return id;
@@ -99,10 +99,10 @@ export class UserService {
   async update(id: number, data: Record<string, unknown>, roleId?: number): Promise<void> {
     const prepared = await prepareWriteData(this.meta, data, { mode: 'update', hashPassword: this.hashPassword, now: new Date(), jsonNull: DbNull });
     await this.db.transaction(async (tx) => {
-      await this.assertUnique(tx, prepared, id);
+      await assertUniqueAttributes(tx, this.meta, prepared, id);
       await tx.prisma[this.meta.delegate]
         .update({ where: { id }, data: { ...prepared, updatedAt: new Date() }, select: { id: true } })
-        .catch((err: unknown) => this.rethrowUnique(err));
+        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       if (roleId !== undefined) await this.store.setUserRole(tx, id, roleId);
     });
   }
@@ -159,32 +159,6 @@ export class UserService {
     });
   }
 
-  /** Strapi's check of unique attributes before writing: "This attribute must be unique". */
-  private async assertUnique(db: Database, data: Record<string, unknown>, exceptId: number | null): Promise<void> {
-    const issues: ValidationIssue[] = [];
-    for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
-      if (field.kind !== 'scalar' || !field.unique || field.name === 'id') continue;
-      const value = data[(field as ScalarFieldMeta).prismaField];
-      if (value === undefined || value === null) continue;
-      const clash = await db.prisma[this.meta.delegate].findFirst({
-        where: { [field.prismaField]: value, ...(exceptId === null ? {} : { NOT: { id: exceptId } }) },
-        select: { id: true },
-      });
-      if (clash) issues.push({ path: [field.name], message: 'This attribute must be unique', name: 'ValidationError' });
-    }
-    if (issues.length) throw validationErrors(issues);
-  }
-
-  /** A unique violation that slipped past assertUnique (a concurrent write) is still a 400. */
-  private rethrowUnique(err: unknown): never {
-    const e = err as { code?: string; meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } };
-    if (e?.code !== 'P2002') throw err;
-    const targets = [e.meta?.target, e.meta?.driverAdapterError?.cause?.constraint?.fields].flat().filter((t): t is string => typeof t === 'string');
-    const field = (Object.values(this.meta.fields) as FieldMeta[]).find(
-      (f): f is ScalarFieldMeta => f.kind === 'scalar' && (targets.includes(f.column) || targets.includes(f.prismaField)),
-    );
-    throw validationErrors([{ path: field ? [field.name] : [], message: 'This attribute must be unique', name: 'ValidationError' }]);
-  }
 }
 
 export function flatten(entry: Entry): UserObject {

@@ -8,7 +8,7 @@
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
-import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulate, type PopulateTree } from '../populate/parse.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
@@ -16,6 +16,7 @@ import { SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import { assertAllowedTypes } from '../upload/allowed-types.js';
 import { NestedValidationError, prepareNestedValue } from './components.js';
+import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 
@@ -103,10 +104,10 @@ export class EntityService {
     const now = new Date();
     return this.db.transaction(async (tx) => {
       const write = await this.prepareWrite(tx, input, 'create', now, null, false);
-      await this.assertUnique(tx, write.data, null);
+      await assertUniqueAttributes(tx, this.meta, write.data, null);
       const created = await this.delegate(tx)
         .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
-        .catch((err: unknown) => this.rethrowUnique(err));
+        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
       return (await this.findOne(created.id, query, access, tx))!;
     });
@@ -124,10 +125,10 @@ export class EntityService {
       // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
       const isDraft = this.meta.draftAndPublish && stored.publishedAt === null && !(input.publishedAt != null);
       const write = await this.prepareWrite(tx, input, 'update', new Date(), stored, isDraft);
-      await this.assertUnique(tx, write.data, entryId);
+      await assertUniqueAttributes(tx, this.meta, write.data, entryId);
       await this.delegate(tx)
         .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
-        .catch((err: unknown) => this.rethrowUnique(err));
+        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
       return (await this.findOne(entryId, query, access, tx))!;
     });
@@ -256,37 +257,6 @@ export class EntityService {
     return row ? row.id : null;
   }
 
-  /**
-   * Strapi checks unique attributes before writing and answers 400 "This attribute must be
-   * unique" per field; the database constraint stays the final guard against races.
-   */
-  private async assertUnique(db: Database, data: Record<string, unknown>, exceptId: number | null): Promise<void> {
-    const issues = [];
-    for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
-      if (field.kind !== 'scalar' || !field.unique || field.name === 'id') continue;
-      const value = data[field.prismaField];
-      if (value === undefined || value === null) continue;
-      const clash = await this.delegate(db).findFirst({
-        where: { [field.prismaField]: value, ...(exceptId === null ? {} : { NOT: { id: exceptId } }) },
-        select: { id: true },
-      });
-      if (clash) issues.push(uniqueIssue(field));
-    }
-    if (issues.length) throw validationErrors(issues);
-  }
-
-  /** A unique violation that slipped past assertUnique (a concurrent write) is still a 400. */
-  private rethrowUnique(err: unknown): never {
-    const e = err as { code?: string; meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } };
-    if (e?.code === 'P2002') {
-      const targets = [e.meta?.target, e.meta?.driverAdapterError?.cause?.constraint?.fields].flat().filter((t): t is string => typeof t === 'string');
-      const field = (Object.values(this.meta.fields) as FieldMeta[]).find(
-        (f): f is ScalarFieldMeta => f.kind === 'scalar' && (targets.includes(f.column) || targets.includes(f.prismaField)),
-      );
-      throw field ? validationErrors([uniqueIssue(field)]) : new ValidationError('This attribute must be unique');
-    }
-    throw err;
-  }
 }
 
 /**
@@ -317,10 +287,6 @@ async function assertMediaTypes(db: Database, files: ContentTypeMeta, field: Ext
 function issuesOf(err: ValidationError): ValidationIssue[] {
   const listed = err.details.errors as ValidationIssue[] | undefined;
   return listed ?? [{ path: [], message: err.message, name: 'ValidationError' }];
-}
-
-function uniqueIssue(field: ScalarFieldMeta) {
-  return { path: [field.name], message: 'This attribute must be unique', name: 'ValidationError' as const };
 }
 
 /** Strapi ids are positive integers; anything else finds nothing (404), never a 500. */
