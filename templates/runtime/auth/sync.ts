@@ -24,6 +24,9 @@ const lockName = 'contentgen_users_permissions_sync';
 const advisoryKey = 7_343_117_001;
 
 export async function syncRoles(db: Database, store: UsersPermissionsStore, policy: Policy, defaultRole: string): Promise<SyncReport> {
+  // Every start but the first finds the tables in sync: answering that with reads alone keeps
+  // a server that only serves reads from loading Prisma's query compiler (tens of MB) at all.
+  if (await inSync(db, store, policy)) return { createdRoles: [], deletedRoles: [], added: 0, removed: 0 };
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction((tx) => syncInTransaction(tx, store, policy, defaultRole));
@@ -33,6 +36,20 @@ export async function syncRoles(db: Database, store: UsersPermissionsStore, poli
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
+}
+
+/** Whether the stored roles and permissions already say exactly what the policy table says. */
+async function inSync(db: Database, store: UsersPermissionsStore, policy: Policy): Promise<boolean> {
+  const stored = await store.roles(db);
+  if (stored.length !== policy.roles.length) return false;
+  for (const existing of stored) {
+    const role = policy.role(String(existing.type));
+    if (!role || existing.name !== role.name || existing.description !== role.description) return false;
+    const actions = (await store.permissionsOfRole(db, Number(existing.id))).map((p) => p.action);
+    const wanted = new Set(role.actions);
+    if (actions.length !== wanted.size || new Set(actions).size !== actions.length || actions.some((a) => !wanted.has(a))) return false;
+  }
+  return true;
 }
 
 async function syncInTransaction(db: Database, store: UsersPermissionsStore, policy: Policy, defaultRole: string): Promise<SyncReport> {

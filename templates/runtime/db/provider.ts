@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
 /** Prisma datasource provider names. */
 export type Provider = 'sqlite' | 'postgresql' | 'mysql';
@@ -55,7 +55,9 @@ export async function createAdapterFactory(url: string): Promise<SqlDriverAdapte
       const { PrismaBetterSqlite3 } = await importAdapter<typeof import('@prisma/adapter-better-sqlite3')>(
         '@prisma/adapter-better-sqlite3',
       );
-      return new PrismaBetterSqlite3({ url: file });
+      // Durable commits in WAL mode (db/sqlite-reader.ts): better-sqlite3's build would
+      // otherwise sync less (NORMAL), and a commit could be lost to a power cut.
+      return runOnConnect(new PrismaBetterSqlite3({ url: file }), 'PRAGMA synchronous = FULL');
     }
     case 'postgresql': {
       const { PrismaPg } = await importAdapter<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg');
@@ -72,6 +74,20 @@ export async function createAdapterFactory(url: string): Promise<SqlDriverAdapte
       return new PrismaMariaDb(url);
     }
   }
+}
+
+/** The same factory, running `script` on every connection it opens (not on shadow databases). */
+function runOnConnect(factory: SqlMigrationAwareDriverAdapterFactory, script: string): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const adapter = await factory.connect();
+      await adapter.executeScript(script);
+      return adapter;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  };
 }
 
 async function importAdapter<T>(name: string): Promise<T> {
