@@ -12,7 +12,7 @@
 import { ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
 import { checkScalarField, isPlainObject, type RuleContext } from './scalar-rules.js';
-import { formatDateTime, formatStoredDate, formatStoredTime, readStoredInstant } from './temporal.js';
+import { formatDateTime, formatStoredDate, formatStoredTime, readStoredInstant } from '../temporal.js';
 
 export { MAX_JSON_DEPTH, MAX_STRING_LENGTH } from './scalar-rules.js';
 

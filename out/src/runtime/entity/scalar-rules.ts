@@ -16,7 +16,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import type { ScalarFieldMeta, ScalarType } from '../meta.js';
 import { isValidEmail } from './email.js';
-import { parseDateInput, parseDateTimeInput, parseTimeInput } from './temporal.js';
+import { parseDateInput, parseDateTimeInput, parseTimeInput } from '../temporal.js';
 import { messages, notTypeMessage } from './yup-messages.js';
 
 /** Cap on a string value's length when the attribute sets no maxLength (reported as maxLength). */

@@ -6,7 +6,7 @@
  */
 import { invalidParameter, ValidationError } from '../errors.js';
 import type { Dialect, ScalarFieldMeta } from '../meta.js';
-import { parseDate, parseDateTime, parseTime, toSqliteDateTime } from './temporal.js';
+import { parseDateInput, parseDateTimeInput, parseTimeInput, toSqliteDateTime } from '../temporal.js';
 
 // Strapi's integer is a 32-bit column everywhere; out-of-range values would be a
 // database error on PostgreSQL and MariaDB but silently match nothing on SQLite.
@@ -113,20 +113,20 @@ export function encodeValue(dialect: Dialect, field: ScalarFieldMeta, raw: unkno
       return encodeBoolean(dialect, field, raw);
     case 'datetime':
     case 'timestamp': {
-      const date = parseDateTime(raw);
-      if (date === undefined) {
+      const date = parseDateTimeInput(raw);
+      if (date === null) {
         throw invalidValue(field, 'an ISO 8601 date-time or a timestamp in milliseconds');
       }
       return encodeInstant(dialect, date);
     }
     case 'date': {
-      const date = parseDate(raw);
-      if (date === undefined) throw invalidValue(field, 'a date (YYYY-MM-DD)');
+      const date = parseDateInput(raw);
+      if (date === null) throw invalidValue(field, 'a date (YYYY-MM-DD)');
       return encodeCalendarDate(dialect, date);
     }
     case 'time': {
-      const date = parseTime(raw);
-      if (date === undefined) throw invalidValue(field, 'a time (HH:mm, HH:mm:ss or HH:mm:ss.SSS)');
+      const date = parseTimeInput(raw);
+      if (date === null) throw invalidValue(field, 'a time (HH:mm, HH:mm:ss or HH:mm:ss.SSS)');
       return encodeTimeOfDay(dialect, date);
     }
     case 'string':
