@@ -108,6 +108,20 @@ describe('requests alternate between the processes', () => {
     expect(listed.meta.pagination.total).toBe(10);
   });
 
+  it('concurrent registrations of one email (no unique index, as in Strapi) through both: exactly one user', async () => {
+    for (let i = 0; i < 5; i++) {
+      const email = `same-${i}@example.com`;
+      // Different usernames: only the application's email check can refuse the second.
+      const results = await Promise.all(
+        [a, b].map((s, n) => client(s.url).post('/api/auth/local/register', { username: `same-${i}-${n}`, email, password: 'secret123' })),
+      );
+      expect(results.map((r) => r.status).sort(), `${email}: ${JSON.stringify(results.map((r) => r.body))}`).toEqual([200, 400]);
+      expect(results.find((r) => r.status === 400)!.body.error.message).toBe('Email or Username are already taken');
+      const users = await built.database.query<{ n: number }>('SELECT COUNT(*) AS n FROM up_users WHERE email = ?', [email]);
+      expect(Number(users[0]!.n)).toBe(1);
+    }
+  });
+
   it('the auth rate limit is shared: the 11th request is refused whichever process gets it', async () => {
     const hit = (s: RunningServer) => client(s.url).post('/api/auth/forgot-password', { email: 'shared-limit@example.com' });
     for (let i = 0; i < 10; i++) expect((await hit(i % 2 ? a : b)).status, `request ${i + 1}`).toBe(200);

@@ -118,13 +118,17 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (!role) throw new ApplicationError('Impossible to find the default role');
       const lower = email.toLowerCase();
       const clauses = [['email', lower], ['username', lower], ['username', username], ['email', username]] as const;
-      const clashes = await store.userIdsWhere(db, clauses, settings.unique_email ? undefined : ['provider', 'local']);
-      if (clashes.length) throw new ApplicationError('Email or Username are already taken');
+      const notTaken = async (tx: Database) => {
+        const clashes = await store.userIdsWhere(tx, clauses, settings.unique_email ? undefined : ['provider', 'local']);
+        if (clashes.length) throw new ApplicationError('Email or Username are already taken');
+      };
+      await notTaken(db); // Strapi's order: a taken email is refused before the entity is validated
 
       const confirmation = settings.email_confirmation ? randomBytes(20).toString('hex') : null;
       const id = await users.create(
         { ...params, email: lower, username, confirmed: !settings.email_confirmation, ...(confirmation ? { confirmationToken: hashCode(confirmation) } : {}) },
         role.id,
+        notTaken,
       );
       const user = await users.findOne(id, { populate: 'role' }, can(ctx));
       if (confirmation) {
@@ -218,13 +222,16 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       validateBody(createUserSchema, input);
       const email = (input.email as string).toLowerCase();
       const username = input.username as string;
-      if ((await store.userIdsWhere(db, [['username', username]])).length) throw new ApplicationError('Username already taken');
-      if (advanced().unique_email && (await store.userIdsWhere(db, [['email', email]])).length) throw new ApplicationError('Email already taken');
+      const notTaken = async (tx: Database) => {
+        if ((await store.userIdsWhere(tx, [['username', username]])).length) throw new ApplicationError('Username already taken');
+        if (advanced().unique_email && (await store.userIdsWhere(tx, [['email', email]])).length) throw new ApplicationError('Email already taken');
+      };
+      await notTaken(db); // checked again under the lock, inside create
       const data: Record<string, unknown> = { ...input, email, provider: 'local' };
       delete data.role;
       let id: number;
       try {
-        id = await users.create(data, await resolveRole(deps, input.role, advanced().default_role));
+        id = await users.create(data, await resolveRole(deps, input.role, advanced().default_role), notTaken);
       } catch (err) {
         // Strapi's user controller rethrows entity errors as ApplicationError(message).
         if (err instanceof ApplicationError) throw new ApplicationError(err.message);
@@ -241,22 +248,19 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       const input = asObject(body(ctx));
       if (credentials.provider === 'local' && Object.hasOwn(input, 'password') && !input.password) throw new ValidationError('password.notNull');
       validateBody(updateUserSchema, input);
-      if (Object.hasOwn(input, 'username')) {
-        const clash = await store.userIdsWhere(db, [['username', input.username]]);
-        if (clash.some((other) => other !== id)) throw new ApplicationError('Username already taken');
-      }
       const data: Record<string, unknown> = { ...input };
       delete data.role;
-      if (Object.hasOwn(input, 'email') && typeof input.email === 'string') {
-        const email = input.email.toLowerCase();
-        if (advanced().unique_email) {
-          const clash = await store.userIdsWhere(db, [['email', email]]);
-          if (clash.some((other) => other !== id)) throw new ApplicationError('Email already taken');
-        }
-        data.email = email;
-      }
+      const email = typeof input.email === 'string' ? input.email.toLowerCase() : undefined;
+      if (email !== undefined) data.email = email;
+      const takenByAnother = async (tx: Database, attribute: string, value: unknown) =>
+        (await store.userIdsWhere(tx, [[attribute, value]])).some((other) => other !== id);
+      const notTaken = async (tx: Database) => {
+        if (Object.hasOwn(input, 'username') && (await takenByAnother(tx, 'username', input.username))) throw new ApplicationError('Username already taken');
+        if (email !== undefined && advanced().unique_email && (await takenByAnother(tx, 'email', email))) throw new ApplicationError('Email already taken');
+      };
+      await notTaken(db); // checked again under the lock, inside update
       const roleId = Object.hasOwn(input, 'role') ? await resolveRole(deps, input.role, null) : undefined;
-      await users.update(id, data, roleId);
+      await users.update(id, data, roleId, notTaken);
       ctx.body = await users.findOne(id, { populate: 'role' }, can(ctx));
     }),
 

@@ -23,6 +23,9 @@ export type UserObject = Record<string, unknown> & { id: number };
 /** What the caller may see: populated relations need `<target>.find`. */
 export type Can = (action: string) => boolean;
 
+/** Refuses a taken username or email (throws); runs on the write's transaction. */
+export type IdentityCheck = (tx: Database) => Promise<void>;
+
 
 /** Attributes register never takes from the body, whatever the model says (Strapi's list). */
 const systemFields = new Set([
@@ -80,11 +83,16 @@ export class UserService {
       .map((f) => f.name);
   }
 
-  /** Validates and stores a new user with this role; returns its id. */
-  async create(data: Record<string, unknown>, roleId: number): Promise<number> {
+  /**
+   * Validates and stores a new user with this role; returns its id. `checkIdentity` runs in
+   * the same transaction, after the user identity lock and before the insert: the place to
+   * refuse a taken email that no concurrent request can slip past.
+   */
+  async create(data: Record<string, unknown>, roleId: number, checkIdentity?: IdentityCheck): Promise<number> {
     const now = new Date();
     const prepared = await prepareWriteData(this.meta, data, { mode: 'create', hashPassword: this.hashPassword, now, jsonNull: DbNull });
     return this.db.transaction(async (tx) => {
+      await this.checkIdentity(tx, checkIdentity);
       await assertUniqueAttributes(tx, this.meta, prepared, null);
       const created = await tx.prisma[this.meta.delegate]
         .create({ data: { ...prepared, createdAt: now, updatedAt: now }, select: { id: true } })
@@ -95,16 +103,23 @@ export class UserService {
     });
   }
 
-  /** Validates and applies a partial update; `roleId` replaces the role when given. */
-  async update(id: number, data: Record<string, unknown>, roleId?: number): Promise<void> {
+  /** Validates and applies a partial update; `roleId` replaces the role when given; `checkIdentity` as for create. */
+  async update(id: number, data: Record<string, unknown>, roleId?: number, checkIdentity?: IdentityCheck): Promise<void> {
     const prepared = await prepareWriteData(this.meta, data, { mode: 'update', hashPassword: this.hashPassword, now: new Date(), jsonNull: DbNull });
     await this.db.transaction(async (tx) => {
+      await this.checkIdentity(tx, checkIdentity);
       await assertUniqueAttributes(tx, this.meta, prepared, id);
       await tx.prisma[this.meta.delegate]
         .update({ where: { id }, data: { ...prepared, updatedAt: new Date() }, select: { id: true } })
         .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       if (roleId !== undefined) await this.store.setUserRole(tx, id, roleId);
     });
+  }
+
+  private async checkIdentity(tx: Database, check: IdentityCheck | undefined): Promise<void> {
+    if (!check) return;
+    await this.store.lockUserIdentities(tx);
+    await check(tx);
   }
 
   /** Writes columns without validation (tokens, flags, an already validated password hash). */

@@ -138,6 +138,20 @@ export class UsersPermissionsStore {
     return row ? { id: Number(row.id), type: String(row.type) } : null;
   }
 
+  /**
+   * Inside a transaction: holds a lock until it ends that every other transaction calling
+   * this waits for. Email has no unique index (nor has it in Strapi: the check is the
+   * application's), so "is this email taken? then insert" must not interleave with another
+   * registration of the same address. A no-op UPDATE of the public role's row (which always
+   * exists) takes that row's lock on PostgreSQL and MySQL and SQLite's write lock; it is the
+   * transaction's first statement, so MySQL's snapshot is taken after it.
+   */
+  async lockUserIdentities(tx: Database): Promise<void> {
+    const sql = new SqlBuilder(tx.dialect);
+    const id = sql.ident(this.column(this.role, 'id'));
+    await tx.execute(`UPDATE ${sql.ident(this.role.table)} SET ${id} = ${id} WHERE ${sql.ident(this.column(this.role, 'type'))} = ${sql.param('public')}`, sql.params);
+  }
+
   async roleById(db: Database, id: number): Promise<StoredRole | null> {
     const sql = new SqlBuilder(db.dialect);
     const c = (name: string) => sql.ident(this.column(this.role, name));
