@@ -79,6 +79,7 @@ export function createApp(options: AppOptions): Koa<AppState> {
         ctx.state.service = service;
         const { auth: caller } = ctx.state;
         ctx.state.access = { canFind: (uid) => caller.can(findActionOf(uid)) };
+        if (options.upload) ctx.state.entryFiles = options.upload.entryFiles;
         await route.handler(ctx);
       },
     ]);

@@ -7,6 +7,8 @@ import type { ContentTypeMeta } from '../meta.js';
 import type { Access, EntityService } from '../entity/service.js';
 import { NotFoundError } from '../errors.js';
 import { parseQueryString } from '../query/parse.js';
+import type { EntryFiles, EntryWrite } from '../upload/entry-files.js';
+import type { Entry } from './transform.js';
 
 export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
@@ -23,6 +25,8 @@ export interface RouteState {
   service: EntityService;
   /** What the caller may read (set by authentication); absent means no restriction. */
   access?: Access;
+  /** Entry writes sent as multipart forms, with files (the upload plugin's); absent without it. */
+  entryFiles?: EntryFiles;
 }
 
 export type RouteContext = ParameterizedContext<RouteState>;
@@ -43,6 +47,17 @@ function query(ctx: RouteContext): Record<string, unknown> {
 
 function body(ctx: RouteContext): unknown {
   return (ctx.request as { body?: unknown }).body;
+}
+
+/**
+ * Runs an entry write with the request's `{ data }` body: the parsed JSON, or a multipart
+ * form (`data` + `files.<path>`) whose files are uploaded and linked in the same
+ * transaction (see upload/entry-files.ts).
+ */
+function writeEntry(ctx: RouteContext, write: EntryWrite<Entry>): Promise<Entry> {
+  const { service, entryFiles } = ctx.state;
+  if (entryFiles && ctx.is('multipart/form-data')) return entryFiles.write(ctx, service, write);
+  return write(service, body(ctx));
 }
 
 /** Strapi answers every single-entry route with `{ data, meta: {} }`, and 200 even for create. */
@@ -69,8 +84,12 @@ export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
       if (!entry) throw new NotFoundError();
       single(ctx, entry);
     }),
-    route('POST', base, 'create', async (ctx) => single(ctx, await ctx.state.service.create(body(ctx), query(ctx), ctx.state.access))),
-    route('PUT', `${base}/:id`, 'update', async (ctx) => single(ctx, await ctx.state.service.update(ctx.params.id, body(ctx), query(ctx), ctx.state.access))),
+    route('POST', base, 'create', async (ctx) => {
+      single(ctx, await writeEntry(ctx, (service, input) => service.create(input, query(ctx), ctx.state.access)));
+    }),
+    route('PUT', `${base}/:id`, 'update', async (ctx) => {
+      single(ctx, await writeEntry(ctx, (service, input) => service.update(ctx.params.id, input, query(ctx), ctx.state.access)));
+    }),
     route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(ctx, await ctx.state.service.delete(ctx.params.id, query(ctx), ctx.state.access))),
   ];
 }
@@ -90,7 +109,9 @@ export function singleTypeRoutes(meta: ContentTypeMeta): Route[] {
       if (!entry) throw new NotFoundError();
       single(ctx, entry);
     }),
-    route('PUT', 'update', async (ctx) => single(ctx, await ctx.state.service.upsertSingle(body(ctx), query(ctx), ctx.state.access))),
+    route('PUT', 'update', async (ctx) => {
+      single(ctx, await writeEntry(ctx, (service, input) => service.upsertSingle(input, query(ctx), ctx.state.access)));
+    }),
     route('DELETE', 'delete', async (ctx) => single(ctx, await ctx.state.service.deleteSingle(query(ctx), ctx.state.access))),
   ];
 }

@@ -8,7 +8,8 @@
  * - `middleware` goes after the error middleware (it throws NotFoundError) and before the
  *   router; it answers only GET/HEAD under `/uploads/`.
  * - A JSON body parser in front of the router must leave `multipart/form-data` requests
- *   unread: `POST /api/upload` streams its body itself.
+ *   unread: `POST /api/upload` streams its body itself, and so do entry writes sent as a
+ *   form (`data` + `files.<path>`, see entry-files.ts), through `entryFiles`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { Database } from '../db/database.js';
 import type { ContentTypeMeta, Registry } from '../meta.js';
 import type { Route } from '../rest/routes.js';
 import { resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+import { EntryFiles } from './entry-files.js';
 import { LocalProvider } from './provider-local.js';
 import { uploadRoutes } from './routes.js';
 import { serveUploads } from './serve.js';
@@ -43,6 +45,8 @@ export interface UploadPlugin {
   readonly middleware: Middleware[];
   /** For entry writes: multipart `files.<field>` uploads, and linking checks. */
   readonly service: UploadService;
+  /** Entry writes sent as multipart forms: `data` and `files.<path>` (what REST create and update use). */
+  readonly entryFiles: EntryFiles;
   readonly config: UploadConfig;
   /** Absolute path of the uploads folder. */
   readonly uploadsDir: string;
@@ -67,16 +71,18 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
     routes: uploadRoutes(meta, service, config, tmpDir),
     middleware: [serveUploads({ dir: provider.dir, prefix: provider.urlPrefix, maxAge: config.maxAge }) as Middleware],
     service,
+    entryFiles: new EntryFiles({ service, config, tmpDir, ...(options.registry ? { registry: options.registry } : {}) }),
     config,
     uploadsDir: provider.dir,
   };
 }
 
 export { assertAllowedTypes, isAllowedType, mediaTypeOf, type MediaType } from './allowed-types.js';
-export { defaultBreakpoints, defaultUploadConfig, resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+export { defaultBreakpoints, defaultUploadConfig, multipartLimits, resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+export { EntryFiles, type EntryWrite } from './entry-files.js';
 export { uploadPackages } from './dependencies.js';
-export { readMultipart, type MultipartBody, type MultipartLimits, type ReceivedFile } from './multipart.js';
+export { readMultipart, readMultipartRequest, type MultipartBody, type MultipartLimits, type ReceivedFile } from './multipart.js';
 export { LocalProvider, type StoredName, type UploadProvider } from './provider-local.js';
 export { filesField, uploadActions, uploadRoutes } from './routes.js';
 export { serveUploads } from './serve.js';
-export { parseFileInfo, UploadService, type FileInfo, type FileObject } from './service.js';
+export { parseFileInfo, UploadService, type FileInfo, type FileObject, type StagedUpload } from './service.js';

@@ -12,8 +12,8 @@ import type { ContentTypeMeta } from '../meta.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Route, RouteContext } from '../rest/routes.js';
-import type { UploadConfig } from './config.js';
-import { readMultipart, type MultipartBody } from './multipart.js';
+import { multipartLimits, type UploadConfig } from './config.js';
+import { readMultipartRequest, type MultipartBody } from './multipart.js';
 import { parseFileInfo, type UploadService } from './service.js';
 
 export const uploadActions = {
@@ -85,18 +85,8 @@ interface UploadBody {
  */
 async function readUploadBody(ctx: RouteContext, config: UploadConfig, tmpDir: string): Promise<UploadBody> {
   if (ctx.is('multipart/form-data')) {
-    try {
-      const multipart = await readMultipart(ctx.req, {
-        tmpDir,
-        limits: { fileSize: config.sizeLimit, files: config.maxFiles, fields: config.maxFields, fieldSize: config.fieldSizeLimit },
-        acceptFile: (field) => field === filesField,
-      });
-      return { multipart, fileInfo: multipart.fields.get('fileInfo') };
-    } catch (err) {
-      // The rest of the body was not read: close the connection instead of reading it.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
-      throw err;
-    }
+    const multipart = await readMultipartRequest(ctx, { tmpDir, limits: multipartLimits(config), acceptFile: (field) => field === filesField });
+    return { multipart, fileInfo: multipart.fields.get('fileInfo') };
   }
   const parsed = (ctx.request as { body?: unknown }).body;
   if (parsed !== undefined) return { fileInfo: (parsed as Record<string, unknown> | null)?.['fileInfo'] };

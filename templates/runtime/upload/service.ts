@@ -19,7 +19,7 @@ import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { toEntry } from '../rest/transform.js';
 import type { UploadConfig } from './config.js';
-import { bytesToKbytes, displayName, fileExtension, generateHash, resolveMime } from './filename.js';
+import { bytesToKbytes, displayName, fileExtension, generateHash, storedMime } from './filename.js';
 import { formatEntry, optimizedImageFormats, planFormats, processedImageFormats, resizedImageFormats, type FileFormat } from './formats.js';
 import { probeImage, writeOptimized, writeResized } from './image.js';
 import type { ReceivedFile } from './multipart.js';
@@ -85,6 +85,13 @@ interface StoredFile {
   readonly formats: Record<string, FileFormat> | null;
 }
 
+/** Files handed to the provider whose rows are not written yet (see UploadService.stage). */
+export interface StagedUpload {
+  readonly files: readonly StoredFile[];
+  /** createdAt and updatedAt of the rows. */
+  readonly now: Date;
+}
+
 export class UploadService {
   readonly meta: ContentTypeMeta;
   private readonly delegate: string;
@@ -99,11 +106,26 @@ export class UploadService {
   }
 
   /**
-   * Stores `files` (with `infos[i]` for the i-th) and inserts their rows in one transaction,
-   * through `db` when given (the caller's transaction). Answers the file objects in order.
-   * If the caller's transaction later fails, it should call `removeStored` for each.
+   * Stores `files` (with `infos[i]` for the i-th) and inserts their rows in one transaction.
+   * Answers the file objects in order.
    */
-  async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[] = [], options: { db?: Database } = {}): Promise<FileObject[]> {
+  async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[] = []): Promise<FileObject[]> {
+    const staged = await this.stage(files, infos);
+    try {
+      return await this.options.db.transaction((tx) => this.insert(staged, tx));
+    } catch (err) {
+      await this.discard(staged);
+      throw err;
+    }
+  }
+
+  /**
+   * Steps 1 and 2 of an upload, for a caller that writes the rows in its own transaction
+   * (an entry created with its files): the files are prepared and stored, their rows not
+   * written yet. The caller then calls `insert` in its transaction, and `discard` if that
+   * transaction fails. Image work happens here, so the transaction stays short.
+   */
+  async stage(files: readonly ReceivedFile[], infos: readonly FileInfo[] = []): Promise<StagedUpload> {
     if (files.length === 0) throw new ValidationError('Files are empty');
     const prepared: PreparedFile[] = [];
     const stored: StoredFile[] = [];
@@ -111,22 +133,28 @@ export class UploadService {
       // One file at a time: image work is CPU- and memory-heavy.
       for (const [i, file] of files.entries()) prepared.push(await this.prepare(file, infos[i] ?? {}));
       for (const file of prepared) stored.push(await this.store(file, false));
-      const now = new Date();
-      const write = async (db: Database) => {
-        const ids: number[] = [];
-        for (const file of stored) {
-          const created = await db.prisma[this.delegate].create({ data: this.rowData(file, now, 'create'), select: { id: true } });
-          ids.push(created.id as number);
-        }
-        return Promise.all(ids.map(async (id) => (await this.findOne(id, {}, db))!));
-      };
-      return await (options.db ? write(options.db) : this.options.db.transaction(write));
+      return { files: stored, now: new Date() };
     } catch (err) {
       await Promise.all(stored.map((file) => this.removeStoredFiles(file.prepared)));
       throw err;
     } finally {
       await removeTemps(prepared.flatMap((file) => file.temps));
     }
+  }
+
+  /** Step 3: the rows of staged files, through `db` (the caller's transaction); answers the file objects in order. */
+  async insert(staged: StagedUpload, db: Database): Promise<FileObject[]> {
+    const ids: number[] = [];
+    for (const file of staged.files) {
+      const created = await db.prisma[this.delegate].create({ data: this.rowData(file, staged.now, 'create'), select: { id: true } });
+      ids.push(created.id as number);
+    }
+    return Promise.all(ids.map(async (id) => (await this.findOne(id, {}, db))!));
+  }
+
+  /** Removes what `stage` stored, when its rows were never written (or rolled back). Never throws. */
+  async discard(staged: StagedUpload): Promise<void> {
+    await Promise.all(staged.files.map((file) => this.removeStoredFiles(file.prepared)));
   }
 
   /**
@@ -222,7 +250,7 @@ export class UploadService {
     const { config } = this.options;
     const clientExt = fileExtension(file.filename, file.mimeType);
     const ext = fixed?.ext ?? clientExt;
-    const mime = resolveMime(file.mimeType, clientExt);
+    const mime = storedMime(file.filename, file.mimeType);
     const name = displayName(file.filename, info.name);
     const hash = fixed?.hash ?? generateHash(path.basename(name, clientExt));
     const temps: string[] = [];

@@ -162,6 +162,14 @@ export class EntityService {
     return this.delete(id, query, access);
   }
 
+  /**
+   * Runs `fn` in one transaction with this service bound to it, for a write that spans more
+   * than the entry (files uploaded with it): a failure anywhere rolls all of it back.
+   */
+  async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>): Promise<R> {
+    return this.db.transaction((tx) => fn(new EntityService(this.meta, { ...this.options, db: tx }), tx));
+  }
+
   private parsePopulate(query: Query, access: Access | undefined): PopulateTree {
     return parsePopulate(this.meta, query['populate'], {
       registry: this.options.registry,

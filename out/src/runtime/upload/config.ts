@@ -4,6 +4,7 @@
  * local provider, the upload settings Strapi keeps in its database (size optimization,
  * responsive formats, auto orientation), and the limits of the multipart reader.
  */
+import type { MultipartLimits } from './multipart.js';
 
 export interface UploadConfig {
   /**
@@ -74,6 +75,11 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
     if (typeof config[key] !== 'boolean') throw new Error(`upload config ${key} must be true or false`);
   }
   return config;
+}
+
+/** What the multipart reader accepts under these settings. */
+export function multipartLimits(config: UploadConfig): MultipartLimits {
+  return { fileSize: config.sizeLimit, files: config.maxFiles, fields: config.maxFields, fieldSize: config.fieldSizeLimit };
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

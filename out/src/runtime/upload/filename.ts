@@ -70,6 +70,11 @@ export function resolveMime(sent: string | undefined, ext: string): string {
   return (ext && mimeTypes.lookup(ext)) || 'application/octet-stream';
 }
 
+/** The MIME type a received file is stored with: the one sent, checked against its name's extension (see resolveMime). */
+export function storedMime(fileName: string, sent: string): string {
+  return resolveMime(sent, fileExtension(fileName, sent));
+}
+
 /** The name a file keeps: `fileInfo.name` if given, else the client's file name, NFC-normalized. */
 export function displayName(clientName: string, infoName: string | null | undefined): string {
   return (infoName || clientName).normalize();

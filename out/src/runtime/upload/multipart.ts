@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import type { Context } from 'koa';
 import { PayloadTooLargeError, ValidationError } from '../errors.js';
 import { humanSize } from './filename.js';
 
@@ -175,4 +176,17 @@ export async function readMultipart(req: IncomingMessage, options: ReadMultipart
     req.on('error', (err) => fail(new ValidationError(`The upload failed: ${err.message}`)));
     req.pipe(parser);
   });
+}
+
+/**
+ * readMultipart for a Koa request: when the body is refused before it was read to its end,
+ * the connection is closed instead of reading the rest.
+ */
+export async function readMultipartRequest(ctx: Pick<Context, 'req' | 'set'>, options: ReadMultipartOptions): Promise<MultipartBody> {
+  try {
+    return await readMultipart(ctx.req, options);
+  } catch (err) {
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
+    throw err;
+  }
 }
