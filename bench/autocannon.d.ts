@@ -4,6 +4,9 @@ declare module 'autocannon' {
 
   export interface Options {
     url: string;
+    /** Default GET. */
+    method?: string;
+    body?: string;
     connections?: number;
     /** Seconds. */
     duration?: number;

@@ -1,14 +1,17 @@
 /**
- * The generated server under test: the blog fixture built into `.tmp/bench-*`, its Prisma
- * client generated and its TypeScript compiled, then started the production way
- * (`node dist/server.js`), so tsx is not part of what is measured. A folder under the
- * repository's .tmp/ resolves its dependencies from the repository's node_modules.
+ * The generated server under test: the blog fixture built into `.tmp/bench-*` for the
+ * database measured, its Prisma client generated and its TypeScript compiled, then started
+ * the production way (`node dist/server.js`), so tsx is not part of what is measured. A
+ * folder under the repository's .tmp/ resolves its dependencies from the repository's
+ * node_modules. Every process started on one build shares its environment (database URL,
+ * secrets), as several processes behind a load balancer would.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from '../generator/pipeline.js';
+import type { TestProvider } from '../test/helpers/databases.js';
 import { modelsOf, repoRoot, tempDir } from '../test/helpers/paths.js';
 import { startNode, type ServerProcess } from './processes.js';
 
@@ -16,8 +19,8 @@ export interface GeneratedServer {
   /** The temporary folder to remove at the end (the emitted server is `dir/out`). */
   readonly tempRoot: string;
   readonly dir: string;
-  /** SQLite file the server writes and the baseline reads. */
-  readonly databaseFile: string;
+  /** SQLite file the server writes and the baseline reads; null on PostgreSQL/MariaDB. */
+  readonly databaseFile: string | null;
   readonly env: NodeJS.ProcessEnv;
   /** SHA-256 of the emitted files' hashes (from .contentgen/manifest.json): which output was measured. */
   readonly emittedSha256: string;
@@ -25,7 +28,16 @@ export interface GeneratedServer {
   token: string | null;
 }
 
-const DATABASE_URL = 'file:./data/bench.db';
+/** SQLite: a file in the build's data/ folder. */
+const SQLITE_URL = 'file:./data/bench.db';
+
+export interface BuildGeneratedOptions {
+  readonly provider: TestProvider;
+  /** PostgreSQL/MariaDB: the (empty) database to use; SQLite uses a file of the build. */
+  readonly databaseUrl?: string;
+  /** Told the temporary folder as soon as it exists, so that it is removed whatever happens. */
+  readonly onTempDir: (dir: string) => void;
+}
 
 function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): string {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
@@ -36,12 +48,14 @@ function run(command: string, args: readonly string[], cwd: string, env: NodeJS.
   return result.stdout;
 }
 
-/** Builds the blog fixture, generates its Prisma client and compiles it. */
-export async function buildGenerated(onTempDir: (dir: string) => void): Promise<GeneratedServer> {
-  const tempRoot = await tempDir('bench');
-  onTempDir(tempRoot);
+/** Builds the blog fixture for `provider`, generates its Prisma client and compiles it. */
+export async function buildGenerated(options: BuildGeneratedOptions): Promise<GeneratedServer> {
+  const { provider } = options;
+  if ((provider === 'sqlite') !== (options.databaseUrl === undefined)) throw new Error('a database URL is needed for PostgreSQL/MariaDB only');
+  const tempRoot = await tempDir(`bench-${provider}`);
+  options.onTempDir(tempRoot);
   const dir = path.join(tempRoot, 'out');
-  const result = await build({ modelsDir: modelsOf('blog'), outDir: dir, provider: 'sqlite', check: false, acceptDataLoss: false });
+  const result = await build({ modelsDir: modelsOf('blog'), outDir: dir, provider, check: false, acceptDataLoss: false });
   if (!result.ok) throw new Error(`build of the blog fixture failed: ${JSON.stringify(result)}`);
 
   const env: NodeJS.ProcessEnv = {
@@ -49,7 +63,7 @@ export async function buildGenerated(onTempDir: (dir: string) => void): Promise<
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: '0',
-    DATABASE_URL,
+    DATABASE_URL: options.databaseUrl ?? SQLITE_URL,
     // Production refuses to start without secrets; fixed per run, shared by server and token CLI.
     JWT_SECRET: randomBytes(32).toString('base64'),
     API_TOKEN_SALT: randomBytes(32).toString('base64'),
@@ -59,7 +73,8 @@ export async function buildGenerated(onTempDir: (dir: string) => void): Promise<
   run(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir, env, 180_000);
   const manifest = JSON.parse(readFileSync(path.join(dir, '.contentgen/manifest.json'), 'utf8')) as { files?: unknown };
   const emittedSha256 = createHash('sha256').update(JSON.stringify(manifest.files ?? manifest)).digest('hex');
-  return { tempRoot, dir, databaseFile: path.join(dir, 'data/bench.db'), env, emittedSha256, token: null };
+  const databaseFile = provider === 'sqlite' ? path.join(dir, 'data/bench.db') : null;
+  return { tempRoot, dir, databaseFile, env, emittedSha256, token: null };
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Child processes of the benchmark: every server it starts is tracked here so that one call
  * (on success, failure or Ctrl-C) stops them all. Also the RSS sampler that reads
- * /proc/<pid>/status while a server is under load.
+ * /proc/<pid>/status while a server is under load, and the CPU accounting (who else used
+ * the machine during a run) from /proc/stat.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 export interface ServerProcess {
@@ -14,6 +15,8 @@ export interface ServerProcess {
   /** Milliseconds from spawn to the "listening" log line. */
   readonly listeningAfterMs: number;
   readonly output: () => string;
+  /** Null while running; else how it ended (`code 1`, `SIGKILL`). */
+  readonly exited: () => string | null;
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export function startNode(options: StartOptions): Promise<ServerProcess> {
         url: match[1]!.replace('localhost', '127.0.0.1'),
         listeningAfterMs: performance.now() - started,
         output: () => output,
+        exited: () => (child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode),
         stop,
       });
     };
@@ -75,6 +79,17 @@ export function startNode(options: StartOptions): Promise<ServerProcess> {
     child.once('exit', onExit);
     child.once('error', (err) => fail(err.message));
   });
+}
+
+/**
+ * Throws, with the end of its output, if a server has exited: a server that died under load
+ * must fail the run, not read as a slow one (every request an error).
+ */
+export function assertRunning(...servers: readonly ServerProcess[]): void {
+  for (const server of servers) {
+    const how = server.exited();
+    if (how !== null) throw new Error(`${server.name} (pid ${server.pid}) exited (${how}) during the benchmark; its last output:\n${server.output().slice(-4000).trim()}`);
+  }
 }
 
 /** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
@@ -155,13 +170,14 @@ function systemBusyTicks(): number {
   return user! + nice! + system! + irq! + softirq! + (steal ?? 0);
 }
 
-function processTicks(pid: number): number {
+/** CPU ticks (user + system) a process has used, or null once it is gone. */
+function processTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]); // utime, stime
   } catch {
-    return 0;
+    return null;
   }
 }
 
@@ -171,19 +187,66 @@ function selfTicks(): number {
 }
 
 /**
- * CPU used by processes other than the server under test and the benchmark itself (which
- * runs autocannon), as a percentage of the whole machine, between start() and stop(): a
- * busy neighbour (a test suite, a build) makes a measurement noisy, and this says so.
+ * Ticks used by `pids` since `start` (a snapshot of the same pids): a process gone since
+ * counts 0, so its CPU stays with "other".
  */
-export function foreignCpu(serverPid: number) {
-  const take = () => ({ at: performance.now(), system: systemBusyTicks(), server: processTicks(serverPid), self: selfTicks() });
-  const start = take();
+function ticksSince(start: ReadonlyMap<number, number | null>): number {
+  let sum = 0;
+  for (const [pid, before] of start) {
+    const now = processTicks(pid);
+    if (before !== null && now !== null) sum += now - before;
+  }
+  return sum;
+}
+
+const snapshot = (pids: readonly number[]) => new Map(pids.map((pid) => [pid, processTicks(pid)]));
+
+/**
+ * Processes whose command name is one of `names` (e.g. the local PostgreSQL server and its
+ * backends, all named `postgres`), read from /proc; only used to account for their CPU.
+ */
+export function pidsNamed(names: readonly string[]): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (names.includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+export interface CpuShares {
+  /**
+   * CPU used by processes other than the servers, the database server and the benchmark
+   * itself (which runs autocannon), % of all cores: noise if high.
+   */
+  readonly otherPercent: number;
+  /** CPU used by the database server's processes, % of all cores (0 when none are given). */
+  readonly databasePercent: number;
+}
+
+/**
+ * Who used the machine's CPU between start() and stop(): a busy neighbour (a test suite, a
+ * build) makes a measurement noisy, and this says so. The database server (`databasePids`,
+ * local PostgreSQL/MariaDB) is counted apart: under load it works for the servers measured.
+ */
+export function cpuShares(serverPids: readonly number[], databasePids: readonly number[] = []) {
+  const startedAt = performance.now();
+  const system = systemBusyTicks();
+  const self = selfTicks();
+  const servers = snapshot(serverPids);
+  const database = snapshot(databasePids);
   return {
-    stopPercent(): number {
-      const end = take();
-      const capacity = ((end.at - start.at) / 1000) * TICKS_PER_SECOND * os.cpus().length;
-      const foreign = end.system - start.system - (end.server - start.server) - (end.self - start.self);
-      return capacity > 0 ? Math.max(0, Math.round((1000 * foreign) / capacity) / 10) : 0;
+    stop(): CpuShares {
+      const capacity = ((performance.now() - startedAt) / 1000) * TICKS_PER_SECOND * os.cpus().length;
+      if (capacity <= 0) return { otherPercent: 0, databasePercent: 0 };
+      const databaseTicks = ticksSince(database);
+      const foreign = systemBusyTicks() - system - ticksSince(servers) - databaseTicks - (selfTicks() - self);
+      const percent = (ticks: number) => Math.max(0, Math.round((1000 * ticks) / capacity) / 10);
+      return { otherPercent: percent(foreign), databasePercent: percent(databaseTicks) };
     },
   };
 }

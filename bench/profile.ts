@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startGenerated, type GeneratedServer } from './generated.js';
 import { measure } from './measure.js';
+import { scenarioRequest, type Scenario } from './scenarios.js';
 
 interface ProfileNode {
   id: number;
@@ -87,7 +88,7 @@ export function summarise(profile: CpuProfile): Omit<ProfileSummary, 'scenario' 
 
 export async function profileScenario(
   server: GeneratedServer,
-  scenario: { key: string; path: string },
+  scenario: Scenario,
   headers: Record<string, string>,
   options: { connections: number; seconds: number },
 ): Promise<ProfileSummary> {
@@ -96,7 +97,8 @@ export async function profileScenario(
   const proc = await startGenerated(server, { name: 'generated server (--cpu-prof)', nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   let rps: number;
   try {
-    rps = (await measure(proc.url + scenario.path, headers, proc.pid, { connections: options.connections, duration: options.seconds, warmup: 1 })).rps;
+    const request = scenarioRequest(scenario, proc.url, headers);
+    rps = (await measure(request, proc.pid, { connections: options.connections, duration: options.seconds, warmup: 1 })).rps;
   } finally {
     await proc.stop(); // a graceful exit writes the profile
   }
