@@ -100,12 +100,23 @@ export interface StartGeneratedOptions {
   readonly nodeArgs?: readonly string[];
 }
 
-/** `node dist/server.js` in the emitted folder. */
+/**
+ * The node options of the emitted `npm start` (`node <options> dist/server.js`), so the bench
+ * runs the server as production does, minus npm and the compile step.
+ */
+function startScriptNodeOptions(dir: string): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const words = (pkg.scripts?.['start'] ?? '').split(/\s+/);
+  const entry = words.indexOf('dist/server.js');
+  return words[0] === 'node' && entry > 0 ? words.slice(1, entry) : [];
+}
+
+/** `node <npm start's options> dist/server.js` in the emitted folder. */
 export function startGenerated(server: GeneratedServer, options: StartGeneratedOptions = {}): Promise<ServerProcess> {
   if (!existsSync(path.join(server.dir, 'dist/server.js'))) throw new Error(`${server.dir}/dist/server.js is missing: compile first`);
   return startNode({
     name: options.name ?? 'generated server',
-    args: [...(options.nodeArgs ?? []), 'dist/server.js'],
+    args: [...startScriptNodeOptions(server.dir), ...(options.nodeArgs ?? []), 'dist/server.js'],
     cwd: server.dir,
     env: options.serverTiming ? { ...server.env, SERVER_TIMING: '1' } : server.env,
   });

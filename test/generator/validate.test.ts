@@ -2,7 +2,7 @@
  * Bad models: one clear message per problem, naming the file, the JSON pointer, the
  * content type and the attribute; the CLI exits 1 and writes nothing.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../generator/cli.js';
@@ -23,8 +23,12 @@ async function writeModels(files: Files): Promise<string> {
 }
 
 async function errorsOf(files: Files): Promise<string[]> {
-  const models = await loadModels(await writeModels(files));
-  return validateModels(models).map(formatModelError);
+  const dir = await writeModels(files);
+  try {
+    return validateModels(await loadModels(dir)).map(formatModelError);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 const article = (attributes: Record<string, unknown>, info: Record<string, unknown> = {}) => ({
@@ -154,5 +158,6 @@ describe('model validation', () => {
     expect(stderr).toContain('1 problem');
     expect(stderr).toContain('attribute "title": unknown type "strng"');
     expect(await readdir(outDir).catch(() => 'absent')).toBe('absent');
+    await rm(models, { recursive: true, force: true });
   });
 });
