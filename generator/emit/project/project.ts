@@ -77,9 +77,7 @@ function packageJson(ir: Schema, name: string) {
       postinstall: 'node scripts/prisma-generate.mjs',
       build: 'tsc -p tsconfig.json',
       prestart: 'npm run build',
-      // A 4 MB young generation (V8's default grows to 16 MB per semi-space): tens of MB less
-      // RSS under sustained load; a V8 flag, so it must be on the command line.
-      start: 'node --max-semi-space-size=4 dist/server.js',
+      start: 'node dist/server.js',
       pretoken: 'npm run build --silent',
       token: 'node dist/token.js',
       prisma: 'prisma',
