@@ -63,7 +63,8 @@ export function openSqliteReader(file: string): SqliteReader {
  * calls of the rollback journal (measured here: ~30% less time per statement). The mode is
  * kept in the database file, so this is a no-op after the first start; the -wal and -shm
  * files beside the database belong to it (copy all three, or stop the server, to back it up).
- * Commits stay durable: synchronous is FULL, SQLite's default.
+ * This connection only reads; the writer's commits stay durable because db/provider.ts sets
+ * synchronous = FULL on Prisma's connection (better-sqlite3's WAL default is NORMAL).
  */
 function useWriteAheadLog(db: Database.Database, file: string): void {
   try {

@@ -10,7 +10,7 @@
  */
 import type { Database } from '../db/database.js';
 import { SqlBuilder } from '../query/sql.js';
-import type { Policy } from './policy.js';
+import type { Policy, RoleDefinition } from './policy.js';
 import type { UsersPermissionsStore } from './store.js';
 
 export interface SyncReport {
@@ -45,12 +45,28 @@ async function inSync(db: Database, store: UsersPermissionsStore, policy: Policy
   if (stored.length !== policy.roles.length) return false;
   for (const existing of stored) {
     const role = policy.role(String(existing.type));
-    if (!role || existing.name !== role.name || existing.description !== role.description) return false;
-    const actions = (await store.permissionsOfRole(db, Number(existing.id))).map((p) => p.action);
-    const wanted = new Set(role.actions);
-    if (actions.length !== wanted.size || new Set(actions).size !== actions.length || actions.some((a) => !wanted.has(a))) return false;
+    if (!role || roleChanged(existing, role)) return false;
+    const { have, stale } = comparePermissions(await store.permissionsOfRole(db, Number(existing.id)), role.actions);
+    if (stale.length > 0 || have.size !== new Set(role.actions).size) return false;
   }
   return true;
+}
+
+/** Whether a stored role's name or description differs from the policy table's. */
+function roleChanged(existing: Record<string, unknown>, role: RoleDefinition): boolean {
+  return existing.name !== role.name || existing.description !== role.description;
+}
+
+/** A role's stored permissions against its granted actions: the actions it has, and the ids no longer granted or duplicated. */
+function comparePermissions(current: readonly { id: number; action: string }[], actions: readonly string[]): { have: Set<string>; stale: number[] } {
+  const wanted = new Set(actions);
+  const have = new Set<string>();
+  const stale: number[] = [];
+  for (const p of current) {
+    if (wanted.has(p.action) && !have.has(p.action)) have.add(p.action);
+    else stale.push(p.id);
+  }
+  return { have, stale };
 }
 
 async function syncInTransaction(db: Database, store: UsersPermissionsStore, policy: Policy, defaultRole: string): Promise<SyncReport> {
@@ -85,7 +101,7 @@ async function sync(db: Database, store: UsersPermissionsStore, policy: Policy, 
       createdRoles.push(role.type);
     } else {
       ids.set(role.type, Number(existing.id));
-      if (existing.name !== role.name || existing.description !== role.description) {
+      if (roleChanged(existing, role)) {
         await roleDelegate.update({ where: { id: Number(existing.id) }, data: { name: role.name, description: role.description, updatedAt: now }, select: { id: true } });
       }
     }
@@ -108,13 +124,7 @@ async function sync(db: Database, store: UsersPermissionsStore, policy: Policy, 
   for (const role of policy.roles) {
     const roleId = ids.get(role.type)!;
     const current = await store.permissionsOfRole(db, roleId);
-    const wanted = new Set(role.actions);
-    const have = new Set<string>();
-    const stale: number[] = [];
-    for (const p of current) {
-      if (wanted.has(p.action) && !have.has(p.action)) have.add(p.action);
-      else stale.push(p.id); // no longer granted, or a duplicate
-    }
+    const { have, stale } = comparePermissions(current, role.actions);
     removed += await deletePermissions(db, store, stale);
     let order = current.length - stale.length;
     for (const action of role.actions) {
