@@ -1,12 +1,14 @@
 /**
- * `contentgen build <models> -o <out> [--db sqlite|postgresql|mysql] [--check]`
- * Exit codes: 0 ok; 1 model errors, refused migration, or (with --check) stale output;
- * 2 usage errors.
+ * `contentgen build <models> -o <out> [--db sqlite|postgresql|mysql] [--check] [--force]`
+ * Exit codes: 0 ok; 1 model errors, refused migration, generated files edited by hand
+ * (without --force), or (with --check) stale output; 2 usage errors.
  */
 import { parseArgs } from 'node:util';
 import type { Provider } from './ir/scalars.js';
 import { optionHelp } from './options.js';
 import { build } from './pipeline.js';
+import type { StaleFile } from './write/check.js';
+import type { HandEdit } from './write/hand-edits.js';
 import { formatModelError } from './validate/model-error.js';
 
 const providers: readonly Provider[] = ['sqlite', 'postgresql', 'mysql'];
@@ -14,7 +16,7 @@ const providers: readonly Provider[] = ['sqlite', 'postgresql', 'mysql'];
 const mainHelp = `contentgen: generate a standalone Koa server (Strapi v4 compatible REST API) from content-type models
 
 Usage:
-  contentgen build <models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check]
+  contentgen build <models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check] [--force]
   contentgen --help
   contentgen build --help
 
@@ -32,7 +34,8 @@ Options:
 ${optionHelp.map(([flag, text]) => `  ${flag.padEnd(32)} ${text}`).join('\n')}
 
 Exit codes: 0 built (or up to date with --check); 1 model errors, a refused data-losing
-migration, or stale output with --check; 2 wrong usage.
+migration, generated files edited by hand (without --force), or stale output with --check;
+2 wrong usage.
 `;
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
@@ -55,6 +58,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
         db: { type: 'string', default: 'sqlite' },
         check: { type: 'boolean', default: false },
         'accept-data-loss': { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         name: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -81,12 +85,13 @@ export async function main(argv: string[], out = process.stdout, err = process.s
   let result;
   try {
     result = await build({
-    modelsDir: positionals[0]!,
-    outDir: values.out!,
-    provider: provider as Provider,
-    check: values.check!,
-    acceptDataLoss: values['accept-data-loss']!,
-    ...(values.name ? { name: values.name } : {}),
+      modelsDir: positionals[0]!,
+      outDir: values.out!,
+      provider: provider as Provider,
+      check: values.check!,
+      acceptDataLoss: values['accept-data-loss']!,
+      force: values.force!,
+      ...(values.name ? { name: values.name } : {}),
     });
   } catch (e) {
     // Operational failures of the write stage (a folder that is not ours, I/O errors).
@@ -98,6 +103,8 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     if ('errors' in result) {
       err.write(`contentgen: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} in ${positionals[0]}; nothing was written.\n`);
       for (const e of result.errors) err.write(`  ${formatModelError(e)}\n`);
+    } else if ('handEdits' in result) {
+      err.write(handEditsMessage(values.out!, result.handEdits));
     } else {
       err.write(`contentgen: ${result.migrationErrors.join('\n')}\n`);
     }
@@ -109,7 +116,9 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       return 0;
     }
     err.write(`${values.out} is stale; \`contentgen build\` would change ${result.stale.length} file(s):\n`);
-    for (const s of result.stale) err.write(`  ${s.reason.padEnd(16)} ${s.path}\n`);
+    const width = Math.max(16, ...result.stale.map((s) => staleLabel[s.reason].length));
+    for (const s of result.stale) err.write(`  ${staleLabel[s.reason].padEnd(width)} ${s.path}\n`);
+    if (result.stale.some((s) => s.reason in handEditNote)) err.write(`\`contentgen build\` refuses to overwrite the files edited by hand.\n${keepEditsAdvice()}`);
     return 1;
   }
   const written = result.written!;
@@ -117,5 +126,41 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     `contentgen: ${result.ir.contentTypes.length} content types, ${result.ir.components.length} components → ${values.out} ` +
       `(${written.written.length} written, ${written.removed.length} removed${result.migration.added ? `, migration ${result.migration.added.name}` : ''})\n`,
   );
+  if (written.overwritten.length > 0) {
+    out.write(`contentgen: --force discarded hand edits in ${written.overwritten.length} file(s): ${written.overwritten.join(', ')}\n`);
+  }
   return 0;
+}
+
+const handEditNote: Record<HandEdit['kind'], string> = {
+  edited: '',
+  'edited, no longer generated': ' (no longer generated: the build would delete it)',
+  'not generated': ' (not written by contentgen: the build would replace it with a generated file)',
+};
+
+const staleLabel: Record<StaleFile['reason'], string> = {
+  differs: 'differs',
+  missing: 'missing',
+  'would be removed': 'would be removed',
+  edited: 'edited by hand',
+  'edited, no longer generated': 'edited by hand, would be removed',
+  'not generated': 'not generated, would be replaced',
+};
+
+function handEditsMessage(outDir: string, edits: readonly HandEdit[]): string {
+  const n = edits.length;
+  return (
+    `contentgen: ${n} generated file${n === 1 ? '' : 's'} in ${outDir} ${n === 1 ? 'was' : 'were'} edited by hand since the last build; nothing was written.\n` +
+    edits.map((e) => `  ${e.path}${handEditNote[e.kind]}\n`).join('') +
+    keepEditsAdvice()
+  );
+}
+
+function keepEditsAdvice(): string {
+  return (
+    'These files are generated (headed DO NOT EDIT): every build rewrites them from the models, so an edit\n' +
+    'there would be lost. To keep a change, first move it into a file that is yours, which contentgen\n' +
+    'never overwrites (src/config.ts, src/email.ts, src/extensions/), or into the models. Then, or to\n' +
+    'discard the edits, rebuild with --force: it overwrites these files.\n'
+  );
 }

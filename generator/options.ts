@@ -29,6 +29,12 @@ export interface BuildOptions {
    */
   readonly acceptDataLoss: boolean;
   /**
+   * Overwrite (or remove) generated files edited by hand since the last build instead of
+   * refusing the build.
+   * @default false
+   */
+  readonly force?: boolean;
+  /**
    * `name` of the emitted package.json.
    * @default the output folder's name
    */
@@ -40,6 +46,7 @@ export const optionHelp: readonly [flag: string, description: string][] = [
   ['--db <sqlite|postgresql|mysql>', 'database the server is built for (default: sqlite)'],
   ['--check', 'write nothing; exit 1 listing files that differ from what a build would write'],
   ['--accept-data-loss', 'allow a migration that drops or retypes tables or columns'],
+  ['--force', 'overwrite generated files edited by hand since the last build (a build refuses otherwise)'],
   ['--name <name>', 'package name of the generated server (default: the output folder name)'],
   ['-h, --help', 'show this help'],
 ];

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { emitAll } from './emit/emit.js';
-import { bannerText, withHeader } from './write/banner.js';
+import { migrationText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
@@ -15,11 +15,14 @@ import type { BuildOptions } from './options.js';
 import type { ModelError } from './validate/model-error.js';
 import { validateModels } from './validate/validate.js';
 import { checkOutput, type StaleFile } from './write/check.js';
+import { HandEditsError, type HandEdit } from './write/hand-edits.js';
 import { writeOutput, type WriteResult } from './write/write.js';
 
 export type BuildResult =
   | { readonly ok: false; readonly errors: readonly ModelError[] }
   | { readonly ok: false; readonly migrationErrors: readonly string[] }
+  /** Generated files edited by hand since the last build; nothing was written (see --force). */
+  | { readonly ok: false; readonly handEdits: readonly HandEdit[] }
   | {
       readonly ok: true;
       readonly ir: Schema;
@@ -41,7 +44,7 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
 
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
-  if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, bannerText), 'migration');
+  if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
   return { ok: true, ir, files, migration };
 }
 
@@ -49,7 +52,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const result = await generate(options);
   if (!result.ok) return result;
   if (options.check) return { ...result, stale: await checkOutput(options.outDir, result.files) };
-  return { ...result, written: await writeOutput(options.outDir, result.files) };
+  try {
+    return { ...result, written: await writeOutput(options.outDir, result.files, { force: options.force ?? false }) };
+  } catch (e) {
+    if (e instanceof HandEditsError) return { ok: false, handEdits: e.edits };
+    throw e;
+  }
 }
 
 function packageName(outDir: string): string {

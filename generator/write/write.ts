@@ -6,21 +6,34 @@
  * with one rename, an existing one receives each file by rename (atomic per file) and
  * the manifest last. Generated files that are no longer emitted are removed; user files
  * are created only when absent; migrations are never rewritten.
+ *
+ * Before anything is staged, generated files edited by hand since the last build (their hash
+ * no longer matches the manifest) are looked for: unless `force`, the build is refused with
+ * a HandEditsError and nothing is written.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileMap, OutputFile } from '../emit/file-map.js';
+import { findHandEdits, HandEditsError, sha256 } from './hand-edits.js';
 import { manifestPath, readManifest, type Manifest } from './manifest.js';
 
 export interface WriteResult {
   readonly written: string[];
   readonly removed: string[];
+  /** Files edited by hand that `force` overwrote or removed. */
+  readonly overwritten: string[];
 }
 
-export async function writeOutput(outDir: string, files: FileMap): Promise<WriteResult> {
+export interface WriteOptions {
+  /** Overwrite (and remove) generated files edited by hand since the last build. */
+  readonly force?: boolean;
+}
+
+export async function writeOutput(outDir: string, files: FileMap, options: WriteOptions = {}): Promise<WriteResult> {
   const previous = await readManifest(outDir);
   await assertSafeTarget(outDir, previous);
+  const edits = await findHandEdits(outDir, files, previous);
+  if (edits.length > 0 && !options.force) throw new HandEditsError(outDir, edits);
 
   const toWrite: OutputFile[] = [];
   for (const file of files.files()) {
@@ -32,7 +45,8 @@ export async function writeOutput(outDir: string, files: FileMap): Promise<Write
   }
   const manifest = buildManifest(files);
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
-  const removed = Object.keys(previous?.files ?? {}).filter((p) => !(p in manifest.files));
+  // No longer emitted at all; a path that became user-owned stays, now the user's.
+  const removed = Object.keys(previous?.files ?? {}).filter((p) => !files.get(p));
 
   const parent = path.dirname(path.resolve(outDir));
   await mkdir(parent, { recursive: true });
@@ -51,7 +65,7 @@ export async function writeOutput(outDir: string, files: FileMap): Promise<Write
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
-  return { written: toWrite.map((f) => f.path), removed };
+  return { written: toWrite.map((f) => f.path), removed, overwritten: edits.map((e) => e.path) };
 }
 
 /** Never write into a folder that has content but no manifest: it is not ours to clobber. */
@@ -67,10 +81,6 @@ export function buildManifest(files: FileMap): Manifest {
   const generated: Record<string, string> = {};
   for (const file of files.files()) if (file.ownership === 'generated') generated[file.path] = sha256(file.content);
   return { generator: 'contentgen', files: generated };
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 async function writeStaged(stage: string, rel: string, content: string): Promise<void> {

@@ -105,7 +105,7 @@ describe('write stage', () => {
     await editArticle((json) => (json.attributes.subtitle = { type: 'string' }));
     const check = await build('--check');
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/differs\s+src\/generated\/content-types\/tag\.ts/);
+    expect(check.stderr).toMatch(/edited by hand\s+src\/generated\/content-types\/tag\.ts/);
     expect(check.stderr).toMatch(/differs\s+prisma\/schema\.prisma/);
     expect(check.stderr).toMatch(/missing\s+prisma\/migrations\/0002_article\/migration\.sql/);
     expect(await readFile(path.join(out, 'src/generated/content-types/tag.ts'), 'utf8')).toBe('// edited by hand\n');
@@ -139,7 +139,7 @@ describe('cli', () => {
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('contentgen build <models-dir>');
     const help = await run('build', '--help');
-    for (const flag of ['--out', '--db', '--check', '--accept-data-loss', '--name']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--out', '--db', '--check', '--accept-data-loss', '--force', '--name']) expect(help.stdout).toContain(flag);
   });
 
   it('exit 2 on wrong usage', async () => {

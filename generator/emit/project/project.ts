@@ -26,6 +26,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
   files.add('src/token.ts', render('project/token.ts.hbs', view));
   files.add('.env.example', render('project/env.example.hbs', view));
   files.add('.gitignore', render('project/gitignore.hbs', view));
+  files.add('.gitattributes', render('project/gitattributes.hbs', view));
   files.add(
     'README.md',
     render('project/README.md.hbs', {
