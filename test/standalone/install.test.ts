@@ -1,0 +1,109 @@
+/**
+ * The emitted server is the user's own project: built into a folder outside this
+ * repository, installed there from its own package.json alone, compiled and started with
+ * `npm start`, exactly as the README tells users. Nothing may resolve from contentgen's
+ * node_modules (the OS temp folder is not under the repository, and Node and tsc only look
+ * upwards from the server's folder). One install per database per run; npm's cache helps.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, providerLabel, testProvider, type TestDatabase } from '../helpers/databases.js';
+import { client } from '../helpers/http.js';
+import { modelsOf, repoRoot } from '../helpers/paths.js';
+
+const provider = testProvider();
+const fixture = 'app';
+
+/** The environment of a user's shell: no hint of this repository's modules. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const key of Object.keys(env)) {
+    if (key === 'NODE_PATH' || key === 'NODE_OPTIONS' || key.startsWith('VITEST') || key.startsWith('npm_')) delete env[key];
+  }
+  return env;
+}
+
+describe(`standalone install (${providerLabel[provider]})`, () => {
+  let base: string;
+  let serverDir: string;
+  let database: TestDatabase;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(os.tmpdir(), 'contentgen-standalone-'));
+    serverDir = path.join(base, 'my-app', 'server');
+    const build = spawnSync(process.execPath, [path.join(repoRoot, 'bin/contentgen.js'), 'build', modelsOf(fixture), '-o', serverDir, '--db', provider], {
+      encoding: 'utf8',
+      cwd: base,
+      env: userEnv(),
+    });
+    if (build.status !== 0) throw new Error(`contentgen build failed:\n${build.stdout}\n${build.stderr}`);
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: serverDir, encoding: 'utf8', env: userEnv(), timeout: 300_000 });
+    if (install.status !== 0) throw new Error(`npm install failed in ${serverDir}:\n${install.stdout}\n${install.stderr}`);
+    database = await createTestDatabase(provider, path.join(serverDir, 'data'), 'standalone');
+  }, 360_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    await database?.drop();
+    if (base) await rm(base, { recursive: true, force: true });
+  });
+
+  it('is built outside the repository and resolves its packages from its own node_modules', async () => {
+    expect(path.relative(repoRoot, serverDir).startsWith('..')).toBe(true);
+    const resolved = spawnSync(process.execPath, ['--input-type=module', '-e', "for (const m of ['koa', '@prisma/client', 'graphql']) console.log(import.meta.resolve(m))"], {
+      cwd: serverDir,
+      encoding: 'utf8',
+      env: userEnv(),
+    });
+    for (const line of resolved.stdout.trim().split('\n')) expect(line).toContain(`file://${serverDir}/node_modules/`);
+    const pkg = JSON.parse(await readFile(path.join(serverDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const adapters = Object.keys(pkg.dependencies).filter((name) => name.startsWith('@prisma/adapter-'));
+    expect(adapters).toEqual([{ sqlite: '@prisma/adapter-better-sqlite3', postgresql: '@prisma/adapter-pg', mysql: '@prisma/adapter-mariadb' }[provider]]);
+  });
+
+  it('compiles with npm start and serves REST and GraphQL', async () => {
+    // detached: its own process group, so the whole npm → node chain can be stopped.
+    child = spawn('npm', ['start'], {
+      cwd: serverDir,
+      detached: true,
+      env: userEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NODE_ENV: 'development' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${output}`)), 120_000);
+      child!.stdout!.on('data', () => {
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+      child!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited with ${code}:\n${output}`));
+      });
+    });
+    const api = client(url);
+    const list = await api.get('/api/articles');
+    expect(list.status).toBe(200);
+    expect(list.body.meta.pagination).toMatchObject({ page: 1, pageSize: 25, total: 0 });
+
+    const registered = await api.post('/api/auth/local/register', { username: 'standalone', email: 'standalone@example.com', password: 'Secret123!' });
+    expect(registered.status).toBe(200);
+    const jwt = registered.body.jwt as string;
+    const created = await api.post('/api/articles', { data: { title: 'Built elsewhere', slug: 'built-elsewhere' } }, { authorization: `Bearer ${jwt}` });
+    expect(created.status).toBe(200);
+
+    const graphql = await api.post('/graphql', { query: '{ articles { data { id attributes { title } } } }' }, { authorization: `Bearer ${jwt}` });
+    expect(graphql.status).toBe(200);
+    expect(graphql.body).toEqual({ data: { articles: { data: [{ id: String(created.body.data.id), attributes: { title: 'Built elsewhere' } }] } } });
+    process.kill(-child.pid!, 'SIGTERM');
+  }, 180_000);
+});
