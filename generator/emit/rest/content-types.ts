@@ -1,10 +1,13 @@
 /**
  * Emits the per-type metadata every runtime module reads (src/generated/content-types/),
- * each type's route table (src/generated/rest/) and the index that lists them.
+ * each type's route table (src/generated/rest/) and the index that lists them, with the
+ * entry types users write typed code against: `<Type>Attributes`, `<Type>Entry` and
+ * `<Type>Input` per content type, `<Component>Component` and `<Component>ComponentInput` per
+ * component (shared write shapes in runtime/entry-types.ts).
  */
 import { scalarTypes } from '../../ir/scalars.js';
 import { camelCase } from '../../ir/names.js';
-import type { Attribute, ContentType, LinkStorage, Schema } from '../../ir/types.js';
+import type { Attribute, ContentType, LinkStorage, ScalarAttribute, ScalarType, Schema } from '../../ir/types.js';
 import type { FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
@@ -12,9 +15,13 @@ import { tsLiteral } from '../ts-literal.js';
 
 export function emitContentTypes(ir: Schema): FileMap {
   const files = new FileMap();
+  const naming = entryTypeNaming(ir);
   for (const ct of ir.contentTypes) {
     const isSingle = ct.kind === 'singleType';
     const routePath = `/api/${ct.names.route}`;
+    const imports = new TypeImports('content-types', ct.names.file);
+    const attributeMembers = responseMembers(ct.attributes.filter((a) => a.name !== 'id'), naming, imports);
+    const inputMembers = writeMembers(ct.attributes, naming, imports);
     files.add(
       `src/generated/content-types/${ct.names.file}.ts`,
       render('rest/content-type.ts.hbs', {
@@ -24,7 +31,9 @@ export function emitContentTypes(ir: Schema): FileMap {
         routePath,
         pascal: ct.names.pascal,
         camel: ct.names.camel,
-        tsFields: responseFields(ct),
+        typeImports: imports.lines(),
+        attributesBody: interfaceBody(attributeMembers),
+        inputBody: interfaceBody(inputMembers),
         meta: tsLiteral(contentTypeMeta(ct)),
       }),
     );
@@ -40,12 +49,21 @@ export function emitContentTypes(ir: Schema): FileMap {
     );
   }
   for (const component of ir.components) {
+    const names = naming.component(component.uid);
+    const imports = new TypeImports('components', component.names.file);
+    const members = responseMembers(component.attributes, naming, imports);
+    const inputMembers = [`id?: number;`, ...writeMembers(component.attributes, naming, imports)];
     files.add(
       `src/generated/components/${component.names.file}.ts`,
       render('rest/component.ts.hbs', {
         displayName: component.displayName,
         uid: component.uid,
-        ident: componentIdent(component.uid),
+        ident: names.value,
+        type: names.type,
+        inputType: names.input,
+        typeImports: imports.lines(),
+        body: interfaceBody(members),
+        inputBody: interfaceBody(inputMembers),
         meta: tsLiteral({ uid: component.uid, fields: Object.fromEntries(component.attributes.map((a) => [a.name, fieldMeta(a)])) }),
       }),
     );
@@ -54,15 +72,260 @@ export function emitContentTypes(ir: Schema): FileMap {
     'src/generated/index.ts',
     render('rest/index.ts.hbs', {
       types: ir.contentTypes.map((ct) => ({ camel: ct.names.camel, file: ct.names.file, routes: !ct.plugin })),
-      components: ir.components.map((c) => ({ ident: componentIdent(c.uid), file: c.names.file })),
+      components: ir.components.map((c) => ({ ident: naming.component(c.uid).value, file: c.names.file })),
     }),
   );
   return files;
 }
 
-/** `shared.rich-text` → `sharedRichText`: the component's identifier in emitted code. */
-function componentIdent(uid: string): string {
-  return camelCase(uid);
+/** The identifiers of one component in emitted code. */
+export interface ComponentIdents {
+  /** `shared.rich-text` → `sharedRichText`: the metadata constant. */
+  readonly value: string;
+  /** `SharedRichTextComponent`: the instance as the REST API returns it. */
+  readonly type: string;
+  /** `SharedRichTextComponentInput`: the instance as a write accepts it. */
+  readonly input: string;
+  /** Stem of its file in src/generated/components/. */
+  readonly file: string;
+}
+
+export interface EntryTypeNaming {
+  contentType(uid: string): ContentType;
+  component(uid: string): ComponentIdents;
+}
+
+/** Shared write shapes, imported from runtime/entry-types.ts. */
+const runtimeTypeNames = ['RelationChanges', 'RelationConnectRef', 'RelationPosition', 'RelationRef', 'ToManyRelationWrite', 'ToOneRelationWrite'];
+
+/**
+ * Names every component's identifiers so that each is a valid identifier and none collides
+ * with another emitted name, whatever the component's folder and file names: the stem is the
+ * uid in PascalCase (`shared.rich-text` → `SharedRichText`, as `camelCase` spells the
+ * metadata constant), reduced to ASCII letters and digits (`_` first when it would start with
+ * a digit). Should two stems meet, or a stem meet a content type's names (type
+ * `shared-seo-component` has `SharedSeoComponentInput`, constant `sharedSeo`…), the first
+ * component in uid order keeps it and the next get `_2`, `_3`…, which no natural stem has.
+ */
+export function entryTypeNaming(ir: Schema): EntryTypeNaming {
+  const contentTypes = new Map(ir.contentTypes.map((ct) => [ct.uid, ct]));
+  const takenTypes = new Set<string>([
+    ...runtimeTypeNames,
+    'ContentTypeMeta',
+    'ComponentMeta',
+    ...ir.contentTypes.flatMap((ct) => [`${ct.names.pascal}Attributes`, `${ct.names.pascal}Entry`, `${ct.names.pascal}Input`]),
+  ]);
+  // Values index.ts declares or imports besides the components' constants.
+  const takenValues = new Set<string>(['contentTypes', 'components', 'registry', 'routes', ...ir.contentTypes.flatMap((ct) => [ct.names.camel, `${ct.names.camel}Routes`])]);
+  const components = new Map<string, ComponentIdents>();
+  for (const component of ir.components) {
+    const natural = componentStem(component.uid);
+    const idents = (stem: string): ComponentIdents => ({
+      value: stem[0]!.toLowerCase() + stem.slice(1),
+      type: `${stem}Component`,
+      input: `${stem}ComponentInput`,
+      file: component.names.file,
+    });
+    let candidate = idents(natural);
+    for (let n = 2; takenTypes.has(candidate.type) || takenTypes.has(candidate.input) || takenValues.has(candidate.value); n++) {
+      candidate = idents(`${natural}_${n}`);
+    }
+    takenTypes.add(candidate.type);
+    takenTypes.add(candidate.input);
+    takenValues.add(candidate.value);
+    components.set(component.uid, candidate);
+  }
+  return {
+    contentType(uid) {
+      const ct = contentTypes.get(uid);
+      if (!ct) throw new Error(`no content type ${uid}`);
+      return ct;
+    },
+    component(uid) {
+      const idents = components.get(uid);
+      if (!idents) throw new Error(`no component ${uid}`);
+      return idents;
+    },
+  };
+}
+
+/** `shared.rich-text` → `SharedRichText`, `2col.x` → `_2colX`; as `camelCase` for ordinary uids. */
+function componentStem(uid: string): string {
+  const stem = uid
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+  return stem === '' || /^[0-9]/.test(stem) ? `_${stem}` : stem;
+}
+
+/** The `import type` lines of one emitted file, by module, skipping the file itself. */
+class TypeImports {
+  private readonly byModule = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly dir: 'content-types' | 'components',
+    private readonly file: string,
+  ) {}
+
+  /** `<Type>Entry` of a content type. */
+  entry(ct: ContentType): string {
+    return this.use('content-types', ct.names.file, `${ct.names.pascal}Entry`);
+  }
+
+  component(file: string, name: string): string {
+    return this.use('components', file, name);
+  }
+
+  /** A shared write shape of runtime/entry-types.ts. */
+  runtime(name: string): string {
+    return this.add('../../runtime/entry-types.js', name);
+  }
+
+  private use(dir: 'content-types' | 'components', file: string, name: string): string {
+    if (dir === this.dir && file === this.file) return name;
+    return this.add(`${dir === this.dir ? '.' : `../${dir}`}/${file}.js`, name);
+  }
+
+  private add(from: string, name: string): string {
+    const names = this.byModule.get(from) ?? new Set<string>();
+    names.add(name);
+    this.byModule.set(from, names);
+    return name;
+  }
+
+  /** Runtime first, then by path; names sorted. */
+  lines(): string[] {
+    const order = (from: string) => (from.startsWith('../../') ? `0${from}` : `1${from}`);
+    return [...this.byModule]
+      .sort(([a], [b]) => (order(a) < order(b) ? -1 : 1))
+      .map(([from, names]) => `import type { ${[...names].sort().join(', ')} } from ${tsLiteral(from)};`);
+  }
+}
+
+const uploadFileUid = 'plugin::upload.file';
+
+/**
+ * Members of an attributes interface: each attribute as the REST API returns it. Scalars
+ * always (private and password attributes never); relations, media, components and dynamic
+ * zones only when populated, so optional.
+ */
+function responseMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
+  const members: string[] = [];
+  for (const a of attributes) {
+    if (a.private) continue;
+    switch (a.kind) {
+      case 'scalar': {
+        if (a.type === 'password') break;
+        const nullable = a.builtIn && a.name !== 'publishedAt' ? '' : ' | null';
+        members.push(`${a.name}: ${scalarResponseType(a)}${nullable};`);
+        break;
+      }
+      case 'relation': {
+        const entry = imports.entry(naming.contentType(a.target));
+        members.push(`${a.name}?: { data: ${a.toMany ? `${entry}[]` : `${entry} | null`} };`);
+        break;
+      }
+      case 'media': {
+        const entry = imports.entry(naming.contentType(uploadFileUid));
+        members.push(`${a.name}?: { data: ${a.multiple ? `${entry}[]` : `${entry} | null`} };`);
+        break;
+      }
+      case 'component': {
+        const type = componentType(a.component, 'type', naming, imports);
+        members.push(`${a.name}?: ${a.repeatable ? `${type}[]` : `${type} | null`};`);
+        break;
+      }
+      case 'dynamiczone':
+        members.push(`${a.name}?: ${zoneType(a.components, 'type', naming, imports)};`);
+        break;
+    }
+  }
+  return members;
+}
+
+/** What a client sends for each scalar type in a write (the runtime also casts some strings). */
+const scalarInputTypes: Readonly<Record<ScalarType, string>> = {
+  string: 'string',
+  text: 'string',
+  richtext: 'string',
+  enumeration: 'string',
+  email: 'string',
+  password: 'string',
+  uid: 'string',
+  date: 'string | Date',
+  time: 'string',
+  datetime: 'string | number | Date',
+  timestamp: 'string | number | Date',
+  integer: 'number',
+  biginteger: 'string | number',
+  float: 'number',
+  decimal: 'number | string',
+  boolean: 'boolean',
+  json: 'unknown',
+  array: 'unknown[]',
+};
+
+/** Never written from a request body, whatever the model says (runtime entity/input.ts). */
+const neverWritable = new Set(['id', 'createdAt', 'updatedAt']);
+
+/**
+ * Members of an input interface: the `data` of a create or update, all optional (an update
+ * writes only what it is given); `null` clears an attribute that is not required.
+ */
+function writeMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
+  const members: string[] = [];
+  for (const a of attributes) {
+    const nullable = a.required ? '' : ' | null';
+    switch (a.kind) {
+      case 'scalar': {
+        if (!a.writable || neverWritable.has(a.name)) break;
+        const type = a.type === 'enumeration' && a.enum ? enumType(a.enum) : scalarInputTypes[a.type];
+        members.push(`${a.name}?: ${type}${type === 'unknown' ? '' : nullable};`);
+        break;
+      }
+      case 'relation':
+        members.push(`${a.name}?: ${imports.runtime(a.toMany ? 'ToManyRelationWrite' : 'ToOneRelationWrite')};`);
+        break;
+      case 'media':
+        members.push(`${a.name}?: ${a.multiple ? 'number[]' : 'number | null'};`);
+        break;
+      case 'component': {
+        const type = componentType(a.component, 'input', naming, imports);
+        members.push(`${a.name}?: ${a.repeatable ? `${type}[]` : type}${nullable};`);
+        break;
+      }
+      case 'dynamiczone':
+        members.push(`${a.name}?: ${zoneType(a.components, 'input', naming, imports)}${nullable};`);
+        break;
+    }
+  }
+  return members;
+}
+
+function componentType(uid: string, which: 'type' | 'input', naming: EntryTypeNaming, imports: TypeImports): string {
+  const idents = naming.component(uid);
+  return imports.component(idents.file, idents[which]);
+}
+
+/** `Array<({ __component: 'shared.quote' } & SharedQuoteComponent) | …>`, one item kind a line. */
+function zoneType(components: readonly string[], which: 'type' | 'input', naming: EntryTypeNaming, imports: TypeImports): string {
+  const items = components.map((uid) => `{ __component: ${tsLiteral(uid)} } & ${componentType(uid, which, naming, imports)}`);
+  if (items.length === 1) return `Array<${items[0]}>`;
+  return `Array<\n${items.map((item) => `    | (${item})`).join('\n')}\n  >`;
+}
+
+function scalarResponseType(a: ScalarAttribute): string {
+  return a.type === 'enumeration' && a.enum ? enumType(a.enum) : scalarTypes[a.type].ts;
+}
+
+function enumType(values: readonly string[]): string {
+  return values.map((v) => tsLiteral(v)).join(' | ');
+}
+
+/** `{ members }` of an interface declaration, `{}` when there are none. */
+function interfaceBody(members: readonly string[]): string {
+  return members.length === 0 ? '{}' : `{\n${members.map((m) => `  ${m}`).join('\n')}\n}`;
 }
 
 export function contentTypeMeta(ct: ContentType) {
@@ -124,18 +387,6 @@ function linkMeta(link: LinkStorage, targetExclusive: boolean): LinkMeta {
     inverseOrderColumn: link.inverseOrderColumn,
     targetExclusive,
   };
-}
-
-/** TypeScript members of the attributes interface: what a client receives by default. */
-function responseFields(ct: ContentType): string[] {
-  return ct.attributes
-    .filter((a) => a.kind === 'scalar' && a.name !== 'id' && !a.private && a.type !== 'password')
-    .map((a) => {
-      if (a.kind !== 'scalar') return '';
-      const ts = a.type === 'enumeration' && a.enum ? a.enum.map((v) => tsLiteral(v)).join(' | ') : scalarTypes[a.type].ts;
-      const nullable = a.builtIn && a.name !== 'publishedAt' ? '' : ' | null';
-      return `${a.name}: ${ts}${nullable};`;
-    });
 }
 
 function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
