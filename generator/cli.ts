@@ -110,6 +110,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     }
     return 1;
   }
+  for (const warning of result.warnings) err.write(`contentgen: warning: ${warning}\n`);
   if (result.stale) {
     if (result.stale.length === 0) {
       out.write(`${values.out} is up to date.\n`);

@@ -10,6 +10,8 @@ import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
 import { loadGraphqlInputs } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
+import { loadUserCode } from './load/load-user-code.js';
+import { orphanApiFiles } from './emit/project/user-code.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import type { BuildOptions } from './options.js';
 import type { ModelError } from './validate/model-error.js';
@@ -28,24 +30,28 @@ export type BuildResult =
       readonly ir: Schema;
       readonly files: FileMap;
       readonly migration: MigrationPlan;
+      /** Things the user should know that do not stop the build. */
+      readonly warnings: readonly string[];
       readonly written?: WriteResult;
       readonly stale?: readonly StaleFile[];
     };
 
 /** Loads, validates and emits in memory; touches nothing on disk but reads. */
 export async function generate(options: BuildOptions): Promise<BuildResult> {
-  const models = await loadModels(options.modelsDir);
+  const userCode = await loadUserCode(options.outDir);
+  const models = { ...(await loadModels(options.modelsDir)), customActions: userCode.customActions };
   const errors = validateModels(models);
   if (errors.length > 0) return { ok: false, errors };
 
   const ir = buildIr(models, options.provider);
   const graphql = await loadGraphqlInputs(options.outDir);
-  const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql });
+  const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
+  const warnings = orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`);
 
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
-  return { ok: true, ir, files, migration };
+  return { ok: true, ir, files, migration, warnings };
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {

@@ -8,8 +8,10 @@ import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
 import { emitGraphql } from './graphql/graphql.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
+import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import { emitProject } from './project/project.js';
+import { emitUserCode } from './project/user-code.js';
 import { emitContentTypes } from './rest/content-types.js';
 import { emitRuntime } from './runtime.js';
 
@@ -17,11 +19,14 @@ export interface EmitOptions {
   readonly name: string;
   /** The user files schema.graphql depends on (src/extensions/graphql.ts, src/config.ts). */
   readonly graphql?: GraphqlInputs;
+  /** The user's code found in the output folder (src/api, src/policies, src/middlewares). */
+  readonly userCode?: UserCodeInputs;
 }
 
 /** Ordered list of emitters; adding an output family means adding a row. */
 const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => emitProject(ir, options),
+  (ir, options) => emitUserCode(ir, options.userCode ?? noUserCode),
   (ir) => emitPrismaSchema(ir, authPrismaModels(ir)),
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),

@@ -26,7 +26,8 @@ export function buildIr(models: LoadedModels, provider: Provider): import('./typ
   const names = new Map(models.contentTypes.map((ct) => [ct.uid, contentTypeNames(ct)]));
   const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, names)).sort((a, b) => compareStrings(a.uid, b.uid));
   const components = models.components.map((c) => buildComponent(c, names)).sort((a, b) => compareStrings(a.uid, b.uid));
-  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider };
+  const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
+  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions };
 }
 
 type NameTable = ReadonlyMap<string, ContentTypeNames>;

@@ -164,4 +164,6 @@ export interface Schema {
   readonly components: readonly Component[];
   readonly permissions: Permissions;
   readonly provider: Provider;
+  /** Custom route actions by content type uid (src/api/<name>.ts), in the policy table. */
+  readonly customActions: Readonly<Record<string, readonly string[]>>;
 }

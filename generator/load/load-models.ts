@@ -36,6 +36,8 @@ export interface LoadedModels {
   readonly components: readonly RawComponent[];
   readonly permissions?: RawFile;
   readonly errors: readonly ModelError[];
+  /** Custom route actions of the output folder's src/api/ files, by content type uid (load-user-code.ts). */
+  readonly customActions?: ReadonlyMap<string, readonly string[]>;
 }
 
 export async function loadModels(root: string): Promise<LoadedModels> {

@@ -35,7 +35,8 @@ export function actionCatalog(ir: Schema): ActionCatalog {
   const apis = ir.contentTypes.filter((ct) => !ct.plugin).map((ct) => ({ ct, ...splitUid(ct) }));
   apis.sort((a, b) => compare(a.api, b.api) || compare(a.controller, b.controller));
   for (const { ct, api, controller } of apis) {
-    (catalog[api] ??= {})[controller] = ct.kind === 'singleType' ? [...singleActions] : [...collectionActions];
+    const custom = (ir.customActions[ct.uid] ?? []).filter((a) => !collectionActions.includes(a));
+    (catalog[api] ??= {})[controller] = [...(ct.kind === 'singleType' ? singleActions : collectionActions), ...custom];
   }
   catalog['plugin::upload'] = { 'content-api': [...uploadActions] };
   catalog[upPrefix] = Object.fromEntries(Object.entries(usersPermissionsActions).map(([c, actions]) => [c, [...actions]]));

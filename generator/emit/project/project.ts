@@ -51,6 +51,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
 
 function packageJson(ir: Schema, name: string) {
   const runtime: Record<string, string> = {
+    '@aws-sdk/client-s3': versionOf('@aws-sdk/client-s3'),
     '@graphql-tools/schema': versionOf('@graphql-tools/schema'),
     '@koa/router': versionOf('@koa/router'),
     '@prisma/client': versionOf('@prisma/client'),

@@ -7,7 +7,8 @@ const roleTypePattern = /^[a-z][a-z0-9-_]*$/;
 
 /**
  * permissions.json: `{ "<role type>": ["api::article.article.find", ...] }`. Every content
- * action must name an existing content type and one of its five actions.
+ * action must name an existing content type and one of its five actions, or the handler of
+ * one of its custom routes (src/api/<name>.ts).
  */
 export const permissionsRule: ValidationRule = ({ models, report }) => {
   const file = models.permissions;
@@ -38,8 +39,11 @@ export const permissionsRule: ValidationRule = ({ models, report }) => {
       if (!match) return report(file, at, `role "${role}": "${action}" is not an action like "api::article.article.find"`);
       const [, uid, verb] = match as unknown as [string, string, string];
       if (!uids.includes(uid)) report(file, at, `role "${role}": unknown content type "${uid}" in "${action}".${didYouMean(uid, uids)}`);
-      if (!(contentActions as readonly string[]).includes(verb)) {
-        report(file, at, `role "${role}": unknown action "${verb}" in "${action}" (one of ${contentActions.join(', ')}).${didYouMean(verb, contentActions)}`);
+      const custom = models.customActions?.get(uid) ?? [];
+      const known = [...contentActions, ...custom];
+      if (!known.includes(verb)) {
+        const customNote = custom.length ? '' : `, or a custom route's handler declared in src/api`;
+        report(file, at, `role "${role}": unknown action "${verb}" in "${action}" (one of ${known.join(', ')}${customNote}).${didYouMean(verb, known)}`);
       }
     });
   }
