@@ -1,9 +1,10 @@
 /**
- * Settings of the upload plugin: Strapi v4's `plugins.upload.config` keys that apply to a
- * local provider, the upload settings Strapi keeps in its database (size optimization,
- * responsive formats, auto orientation), and the limits of the multipart reader.
+ * Settings of the upload plugin: Strapi v4's `plugins.upload.config` keys (the provider,
+ * local or aws-s3, and its options), the upload settings Strapi keeps in its database (size
+ * optimization, responsive formats, auto orientation), and the limits of the multipart reader.
  */
 import type { MultipartLimits } from './multipart.js';
+import { resolveS3Options, type S3ActionOptions, type S3ProviderConfig, type S3ProviderOptions } from './provider-s3.js';
 
 export interface UploadConfig {
   /**
@@ -33,9 +34,27 @@ export interface UploadConfig {
   readonly tmpDir?: string;
   /** `Cache-Control: public, max-age=<seconds>` of served files. Default 60, Strapi's public folder. */
   readonly maxAge: number;
+  /** Where files are stored: `public/uploads/` (served at /uploads), or an S3 bucket. Default local. */
+  readonly provider: UploadProviderConfig;
 }
 
-export type UploadUserConfig = Partial<UploadConfig>;
+export type UploadProviderConfig = { readonly name: 'local' } | ({ readonly name: 'aws-s3' } & S3ProviderConfig);
+
+/**
+ * Strapi v4's `config/plugins.js` → `upload.config`, as it is written there: the provider and
+ * its options, and any of the settings above (`sizeLimit`, `breakpoints`…).
+ */
+export interface StrapiUploadConfig extends Partial<Omit<UploadConfig, 'provider'>> {
+  /** `'local'` (default) or `'aws-s3'`. */
+  provider?: 'local' | 'aws-s3';
+  /** The provider's options (aws-s3: baseUrl, rootPath, s3Options); ignored by the local provider. */
+  providerOptions?: S3ProviderOptions;
+  /** aws-s3: more parameters of its PutObject (`upload`, `uploadStream`) and DeleteObject (`delete`) requests. */
+  actionOptions?: S3ActionOptions;
+}
+
+/** `plugins.upload` of src/config.ts: the settings above, and Strapi's `config` block. */
+export type UploadUserConfig = Partial<Omit<UploadConfig, 'provider'>> & { config?: StrapiUploadConfig };
 
 export const defaultBreakpoints: Readonly<Record<string, number>> = { large: 1000, medium: 750, small: 500 };
 
@@ -49,11 +68,26 @@ export const defaultUploadConfig: UploadConfig = {
   sizeOptimization: true,
   autoOrientation: false,
   maxAge: 60,
+  provider: { name: 'local' },
 };
 
 /** Defaults overridden by the user's settings; a wrong value fails at start, naming the key. */
 export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
-  const config: UploadConfig = { ...defaultUploadConfig, ...withoutUndefined(user) };
+  const { config: strapi, ...settings } = user;
+  const at = 'config plugins.upload.config';
+  if (strapi !== undefined && (typeof strapi !== 'object' || strapi === null)) throw new Error(`${at} must be an object`);
+  const { provider: providerName, providerOptions, actionOptions, ...strapiSettings } = strapi ?? {};
+  for (const [key, value] of Object.entries(withoutUndefined(strapiSettings))) {
+    const flat = (settings as Record<string, unknown>)[key];
+    if (flat !== undefined && JSON.stringify(flat) !== JSON.stringify(value)) {
+      throw new Error(`config plugins.upload.${key} and ${at}.${key} disagree: set one of them`);
+    }
+  }
+  let provider: UploadProviderConfig;
+  if (providerName === undefined || providerName === 'local') provider = { name: 'local' };
+  else if (providerName === 'aws-s3') provider = { name: 'aws-s3', ...resolveS3Options(providerOptions, actionOptions, at) };
+  else throw new Error(`${at}.provider must be 'local' or 'aws-s3', got ${JSON.stringify(providerName)}`);
+  const config: UploadConfig = { ...defaultUploadConfig, ...withoutUndefined(strapiSettings), ...withoutUndefined(settings), provider };
   for (const key of ['sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit'] as const) {
     if (!Number.isSafeInteger(config[key]) || config[key] < 1) {
       throw new Error(`upload config ${key} must be a positive integer, got ${String(config[key])}`);

@@ -1,6 +1,7 @@
 /**
  * The upload plugin (media): Strapi v4's `/api/upload` routes, a local provider storing
- * under `<server root>/public/uploads/`, and the middleware serving `/uploads/<name>`.
+ * under `<server root>/public/uploads/` with the middleware serving `/uploads/<name>`, or the
+ * aws-s3 provider storing in a bucket (no middleware: the storage serves the files).
  *
  * Mounting (see README of the runtime):
  * - `routes` go on the REST router like content-type routes (under `/api`); each names its
@@ -20,6 +21,7 @@ import type { Route } from '../rest/routes.js';
 import { resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
 import { EntryFiles } from './entry-files.js';
 import { LocalProvider } from './provider-local.js';
+import { S3Provider } from './provider-s3.js';
 import { uploadRoutes } from './routes.js';
 import { serveUploads } from './serve.js';
 import { UploadService } from './service.js';
@@ -48,7 +50,7 @@ export interface UploadPlugin {
   /** Entry writes sent as multipart forms: `data` and `files.<path>` (what REST create and update use). */
   readonly entryFiles: EntryFiles;
   readonly config: UploadConfig;
-  /** Absolute path of the uploads folder. */
+  /** Absolute path of the local provider's uploads folder (unused with aws-s3). */
   readonly uploadsDir: string;
 }
 
@@ -57,7 +59,8 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
   if (!meta) throw new Error(`upload plugin: no ${fileUid} content type (give registry or meta)`);
   const config = resolveUploadConfig(options.config);
   const tmpDir = path.resolve(config.tmpDir ?? path.join(os.tmpdir(), 'contentgen-uploads'));
-  const provider = new LocalProvider(options.root);
+  const local = new LocalProvider(options.root);
+  const provider = config.provider.name === 'aws-s3' ? new S3Provider(config.provider) : local;
   const service = new UploadService({
     db: options.db,
     meta,
@@ -69,20 +72,21 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
   });
   return {
     routes: uploadRoutes(meta, service, config, tmpDir),
-    middleware: [serveUploads({ dir: provider.dir, prefix: provider.urlPrefix, maxAge: config.maxAge }) as Middleware],
+    middleware: provider === local ? [serveUploads({ dir: local.dir, prefix: local.urlPrefix, maxAge: config.maxAge }) as Middleware] : [],
     service,
     entryFiles: new EntryFiles({ service, config, tmpDir, ...(options.registry ? { registry: options.registry } : {}) }),
     config,
-    uploadsDir: provider.dir,
+    uploadsDir: local.dir,
   };
 }
 
 export { assertAllowedTypes, isAllowedType, mediaTypeOf, type MediaType } from './allowed-types.js';
-export { defaultBreakpoints, defaultUploadConfig, multipartLimits, resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
+export { defaultBreakpoints, defaultUploadConfig, multipartLimits, resolveUploadConfig, type StrapiUploadConfig, type UploadConfig, type UploadProviderConfig, type UploadUserConfig } from './config.js';
 export { EntryFiles, type EntryWrite } from './entry-files.js';
 export { uploadPackages } from './dependencies.js';
 export { readMultipart, readMultipartRequest, type MultipartBody, type MultipartLimits, type ReceivedFile } from './multipart.js';
 export { LocalProvider, type StoredName, type UploadProvider } from './provider-local.js';
+export { resolveS3Options, S3Provider, type S3ActionOptions, type S3Options, type S3ProviderConfig, type S3ProviderOptions } from './provider-s3.js';
 export { filesField, uploadActions, uploadRoutes } from './routes.js';
 export { serveUploads } from './serve.js';
 export { parseFileInfo, UploadService, type FileInfo, type FileObject, type StagedUpload } from './service.js';

@@ -1,7 +1,7 @@
 /**
  * The local provider: files live in `<server root>/public/uploads/<hash><ext>` and are
- * served at `/uploads/<hash><ext>` (see serve.ts). Other providers (S3...) would implement
- * the same interface.
+ * served at `/uploads/<hash><ext>` (see serve.ts). provider-s3.ts implements the same
+ * interface for S3 buckets.
  */
 import { constants } from 'node:fs';
 import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
@@ -18,10 +18,11 @@ export interface UploadProvider {
   readonly name: string;
   /**
    * Stores the content of `source` (a temporary file, which the provider may move away)
-   * and answers the file's public URL. Without `replace`, an existing file of that name is
-   * an error, never overwritten.
+   * and answers the file's public URL; `mime` is the file's MIME type. Without `replace`, the
+   * local provider refuses to overwrite an existing file of that name (object storages
+   * overwrite: names carry a random part).
    */
-  upload(file: StoredName, source: string, options?: { replace?: boolean }): Promise<{ url: string }>;
+  upload(file: StoredName, source: string, options?: { replace?: boolean; mime?: string }): Promise<{ url: string }>;
   /** Removes a stored file; one that is already gone is not an error. */
   delete(file: StoredName): Promise<void>;
 }
