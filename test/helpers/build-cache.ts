@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Provider } from '../../generator/ir/scalars.js';
 import { repoRoot } from './paths.js';
@@ -48,9 +48,10 @@ function generatorHash(): string {
   return toolHash;
 }
 
-export function buildKey(modelsDir: string, provider: Provider): string {
+export function buildKey(modelsDir: string, provider: Provider, codeDir?: string): string {
   const hash = createHash('sha256').update(generatorHash()).update(`\0${provider}\0`);
   hashTree(hash, modelsDir);
+  if (codeDir) hashTree(hash.update('\0code\0'), codeDir);
   return hash.digest('hex').slice(0, 24);
 }
 
@@ -60,8 +61,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The folder of a finished build of `modelsDir` for `provider` (with its Prisma client
  * generated). Never start a server in it or write to it: copy it (see helpers/server.ts).
  */
-export async function cachedBuild(modelsDir: string, provider: Provider): Promise<string> {
-  const key = buildKey(modelsDir, provider);
+export async function cachedBuild(modelsDir: string, provider: Provider, codeDir?: string): Promise<string> {
+  const key = buildKey(modelsDir, provider, codeDir);
   const entry = path.join(cacheRoot, key);
   const outDir = path.join(entry, 'out');
   const lock = path.join(cacheRoot, `${key}.lock`);
@@ -82,7 +83,7 @@ export async function cachedBuild(modelsDir: string, provider: Provider): Promis
       continue;
     }
     try {
-      if (!existsSync(outDir)) await buildInto(modelsDir, provider, entry);
+      if (!existsSync(outDir)) await buildInto(modelsDir, provider, entry, codeDir);
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
@@ -90,21 +91,44 @@ export async function cachedBuild(modelsDir: string, provider: Provider): Promis
   }
 }
 
-async function buildInto(modelsDir: string, provider: Provider, entry: string): Promise<void> {
+async function buildInto(modelsDir: string, provider: Provider, entry: string, codeDir?: string): Promise<void> {
   const staging = `${entry}.staging-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   const outDir = path.join(staging, 'out');
   try {
-    // The CLI in a process of its own, as users run it: the generator loads the user's
-    // TypeScript (src/extensions/) with tsx, which must not mix with vitest's module graph.
-    const cli = spawnSync(process.execPath, [path.join(repoRoot, 'bin/contentgen.js'), 'build', modelsDir, '-o', outDir, '--db', provider], { encoding: 'utf8' });
-    if (cli.status !== 0) throw new Error(`contentgen build ${modelsDir} --db ${provider} failed:\n${cli.stdout}\n${cli.stderr}`);
+    await buildWithUserCode(modelsDir, outDir, provider, codeDir);
     const generate = spawnSync(process.execPath, ['scripts/prisma-generate.mjs'], { cwd: outDir, encoding: 'utf8' });
     if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}\n${generate.stderr}`);
     await rename(staging, entry);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * `contentgen build` as a user runs it (a process of its own: the generator loads the user's
+ * TypeScript with tsx, which must not mix with vitest's module graph). With `codeDir` (a
+ * fixture's own src/ files), as a user who customises: a first build creates the folder,
+ * the code is written into it, a second build picks it up. The first build leaves out
+ * permissions.json, which may grant the custom routes' actions only the second build knows.
+ */
+export async function buildWithUserCode(modelsDir: string, outDir: string, provider: Provider, codeDir?: string): Promise<void> {
+  const build = (models: string) => {
+    const cli = spawnSync(process.execPath, [path.join(repoRoot, 'bin/contentgen.js'), 'build', models, '-o', outDir, '--db', provider], { encoding: 'utf8' });
+    if (cli.status !== 0) throw new Error(`contentgen build ${models} --db ${provider} failed:\n${cli.stdout}\n${cli.stderr}`);
+  };
+  if (codeDir) {
+    const firstModels = `${outDir}.models`;
+    await cp(modelsDir, firstModels, { recursive: true });
+    await rm(path.join(firstModels, 'permissions.json'), { force: true });
+    try {
+      build(firstModels);
+    } finally {
+      await rm(firstModels, { recursive: true, force: true });
+    }
+    await cp(codeDir, outDir, { recursive: true, force: true });
+  }
+  build(modelsDir);
 }
 
 async function pruneOldEntries(): Promise<void> {

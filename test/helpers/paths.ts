@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,4 +20,10 @@ export async function tempDir(prefix: string): Promise<string> {
 
 export function modelsOf(fixture: string): string {
   return path.join(fixturesDir, fixture, 'models');
+}
+
+/** A fixture's own src/ files (fixtures/<name>/code), written into its build: user code. */
+export function codeOf(fixture: string): string | undefined {
+  const dir = path.join(fixturesDir, fixture, 'code');
+  return existsSync(dir) ? dir : undefined;
 }

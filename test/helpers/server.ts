@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { cachedBuild } from './build-cache.js';
 import { createTestDatabase, testProvider, type TestDatabase, type TestProvider } from './databases.js';
-import { modelsOf, repoRoot, tempDir } from './paths.js';
+import { codeOf, modelsOf, repoRoot, tempDir } from './paths.js';
 
 export interface BuiltServer {
   readonly dir: string;
@@ -35,12 +35,12 @@ const builds = new Map<string, BuiltServer>();
 
 /** The build of `fixture` for `provider` (default: this run's, `CG_TEST_DB`). */
 export async function buildFixture(fixture: string, provider: TestProvider = testProvider()): Promise<BuiltServer> {
-  return buildModels(modelsOf(fixture), fixture, provider);
+  return buildModels(modelsOf(fixture), fixture, provider, codeOf(fixture));
 }
 
 /** Like buildFixture, for any models folder (`label` names the temporary folder). */
-export async function buildModels(modelsDir: string, label: string, provider: TestProvider = testProvider()): Promise<BuiltServer> {
-  const cached = await cachedBuild(modelsDir, provider);
+export async function buildModels(modelsDir: string, label: string, provider: TestProvider = testProvider(), codeDir?: string): Promise<BuiltServer> {
+  const cached = await cachedBuild(modelsDir, provider, codeDir);
   const dir = await tempDir(`server-${label}-${provider}`);
   const outDir = path.join(dir, 'out');
   await cp(cached, outDir, { recursive: true });

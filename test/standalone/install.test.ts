@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, providerLabel, testProvider, type TestDatabase } from '../helpers/databases.js';
 import { client } from '../helpers/http.js';
-import { modelsOf, repoRoot } from '../helpers/paths.js';
+import { buildWithUserCode } from '../helpers/build-cache.js';
+import { codeOf, modelsOf, repoRoot } from '../helpers/paths.js';
 
 const provider = testProvider();
 const fixture = 'app';
@@ -36,12 +37,8 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
   beforeAll(async () => {
     base = await mkdtemp(path.join(os.tmpdir(), 'contentgen-standalone-'));
     serverDir = path.join(base, 'my-app', 'server');
-    const build = spawnSync(process.execPath, [path.join(repoRoot, 'bin/contentgen.js'), 'build', modelsOf(fixture), '-o', serverDir, '--db', provider], {
-      encoding: 'utf8',
-      cwd: base,
-      env: userEnv(),
-    });
-    if (build.status !== 0) throw new Error(`contentgen build failed:\n${build.stdout}\n${build.stderr}`);
+    // The fixture with its user code (src/api, policies, middlewares, src/index.ts), which must compile there too.
+    await buildWithUserCode(modelsOf(fixture), serverDir, provider, codeOf(fixture));
     const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: serverDir, encoding: 'utf8', env: userEnv(), timeout: 300_000 });
     if (install.status !== 0) throw new Error(`npm install failed in ${serverDir}:\n${install.stdout}\n${install.stderr}`);
     database = await createTestDatabase(provider, path.join(serverDir, 'data'), 'standalone');

@@ -4,6 +4,7 @@
  * custom routes) and lifecycle hooks — in one user-owned file per type, src/api/<name>.ts,
  * typed with that type's entries (src/generated/content-types/<name>.ts).
  */
+import type { AuthState } from '../auth/authenticate.js';
 import type { Access, FindResult } from '../entity/service.js';
 import type { RouteContext } from '../rest/routes.js';
 import type { Lifecycles } from './lifecycles.js';
@@ -39,7 +40,7 @@ export const serviceMethods = ['find', 'findOne', 'create', 'update', 'delete', 
  * A controller action: reads the request from Koa's `ctx`, answers by returning the body
  * (or by setting `ctx.body` and returning nothing). Errors it throws become Strapi's envelope.
  */
-export type Controller<Entry = unknown, Input = Record<string, unknown>> = (ctx: RouteContext & { state: { service: ContentService<Entry, Input> } }) => unknown;
+export type Controller<Entry = unknown, Input = Record<string, unknown>> = (ctx: RouteContext & { state: AuthState & { service: ContentService<Entry, Input> } }) => unknown;
 
 /** The core actions of the type's routes; each returns Strapi's answer (`{ data, meta }`). */
 export type CoreController<Entry = unknown, Input = Record<string, unknown>> = Record<CoreAction, Controller<Entry, Input>>;

@@ -58,5 +58,6 @@ export async function checkPolicies(policies: readonly ((context: PolicyContext)
 
 /** The REST policy context of a request: the Koa context itself, marked `type: 'koa'`. */
 export function restPolicyContext(ctx: Context): RestPolicyContext {
-  return Object.assign(Object.create(ctx) as Context, { type: 'koa' as const }) as RestPolicyContext;
+  // defineProperty, not assignment: `type` is also Koa's content-type accessor, which an assignment would call.
+  return Object.defineProperty(Object.create(ctx) as Context, 'type', { value: 'koa', enumerable: true }) as RestPolicyContext;
 }
