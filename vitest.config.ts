@@ -4,7 +4,7 @@
  *   sqlite      every test file (unit, generator, golden, behaviour, parity) but
  *               test/multiprocess: SQLite serves one process (see README, "Databases")
  *   postgresql  the files that run servers on a database: test/behaviour, test/parity,
- *   mariadb     test/multiprocess, each against that database (CG_TEST_DB)
+ *   mariadb     test/multiprocess, test/standalone, each against that database (CG_TEST_DB)
  *
  * Test files do not name a database: helpers/server.ts builds for the project's provider and
  * gives each build its own database. `npm test` runs all three, files of every project in
@@ -22,7 +22,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { probe, providerLabel, providers, type TestProvider } from './test/helpers/databases.js';
 
 const projectName: Record<TestProvider, string> = { sqlite: 'sqlite', postgresql: 'postgresql', mysql: 'mariadb' };
-const serverTests = ['test/behaviour/**/*.test.ts', 'test/parity/**/*.test.ts', 'test/multiprocess/**/*.test.ts'];
+const serverTests = ['test/behaviour/**/*.test.ts', 'test/parity/**/*.test.ts', 'test/multiprocess/**/*.test.ts', 'test/standalone/**/*.test.ts'];
 const skippedProjectFile = 'test/helpers/skipped-database.test.ts';
 
 /** `sqlite,postgresql,mariadb` → providers (`mariadb` and `mysql` are the same). */
