@@ -9,6 +9,7 @@ import { startServer } from './runtime/server.js';
 import config from './config.js';
 import { sendMail } from './email.js';
 import registerGraphql from './extensions/graphql.js';
+import { userCode } from './generated/user-code.js';
 
 try {
   await startServer({
@@ -18,6 +19,7 @@ try {
     policy,
     sendMail,
     graphqlExtension: registerGraphql,
+    userCode,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),
   });

@@ -6,19 +6,27 @@
  * (uploaded files are served at /uploads). Every route first authenticates the caller and
  * checks the route's action (`ctx.state.auth`, see auth/authenticate.ts); the plugin's auth
  * routes are rate-limited.
+ *
+ * The user's code (extend/) shapes it: each type's controllers, service, route config and
+ * custom routes; the global middleware stack (`middlewares` in src/config.ts, http/stack.ts).
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { AuthState, UsersPermissions } from './auth/index.js';
+import type { Auth, AuthState, UsersPermissions } from './auth/index.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
-import type { Registry } from './meta.js';
+import type { ContentTypeMeta, Registry } from './meta.js';
 import { EntityService } from './entity/service.js';
 import { errorMiddleware } from './errors.js';
+import type { CoreAction, RouteConfig } from './extend/content-api.js';
+import { Extensions } from './extend/extensions.js';
+import { resolveMiddlewares } from './extend/middlewares.js';
+import { checkPolicies, resolvePolicies, restPolicyContext } from './extend/policies.js';
 import { createGraphqlPlugin, type GraphqlRegister } from './graphql/index.js';
 import { jsonBody } from './http/body.js';
 import { serverTiming } from './http/server-timing.js';
-import { findActionOf, type Route, type RouteState } from './rest/routes.js';
+import { buildStack, defaultStack } from './http/stack.js';
+import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
 import type { UploadPlugin } from './upload/index.js';
 
 export interface AppOptions {
@@ -39,29 +47,48 @@ export interface AppOptions {
     /** Outside production, a warning at start when this file no longer matches the schema. */
     readonly schemaFile?: string;
   };
+  /** The user's src/api, src/policies and src/middlewares (none: the core behaviour). */
+  readonly extensions?: Extensions;
+  /** The Koa application to fill (made here when absent). */
+  readonly koa?: Koa<AppState>;
   readonly log?: (err: unknown) => void;
 }
 
 type AppState = RouteState & AuthState;
 
+export interface App {
+  readonly koa: Koa<AppState>;
+  /** The service of a content type as REST uses it: overrides and lifecycle hooks included. */
+  service(uid: string): EntityService;
+}
+
 export function createApp(options: AppOptions): Koa<AppState> {
+  return buildApp(options).koa;
+}
+
+export function buildApp(options: AppOptions): App {
   const { routes, db, config, auth } = options;
-  const app = new Koa<AppState>();
+  const app = options.koa ?? new Koa<AppState>();
   app.proxy = false;
   app.silent = true; // errors are logged by errorMiddleware, not twice by Koa
+  const extensions = options.extensions ?? Extensions.none(options.registry);
+  const tools = { app: app as Koa };
 
   const services = new Map<string, EntityService>();
-  const serviceFor = (route: Route): EntityService => {
-    let service = services.get(route.meta.uid);
+  const serviceFor = (meta: ContentTypeMeta): EntityService => {
+    let service = services.get(meta.uid);
     if (!service) {
-      service = new EntityService(route.meta, {
+      const lifecycles = extensions.lifecycles(meta.uid);
+      const core = new EntityService(meta, {
         db,
         registry: options.registry,
         limits: config.api.rest,
         populate: config.api.rest.populate,
         hashPassword: (plain) => auth.passwords.hash(plain),
+        ...(lifecycles ? { lifecycles } : {}),
       });
-      services.set(route.meta.uid, service);
+      service = extensions.service(meta.uid, core);
+      services.set(meta.uid, service);
     }
     return service;
   };
@@ -72,19 +99,45 @@ export function createApp(options: AppOptions): Koa<AppState> {
     const guard = auth.authenticator.guard(route.action);
     router.register(route.path, [route.method], route.rateLimited ? [guard, rateLimit, route.handler] : [guard, route.handler]);
   }
-  for (const route of [...routes, ...(options.upload?.routes ?? [])]) {
-    const service = serviceFor(route);
+  const mount = (route: Route, routeConfig: RouteConfig | undefined, where: string) => {
+    const service = serviceFor(route.meta);
+    const policies = resolvePolicies(routeConfig?.policies, extensions.policies, `${where}.policies`);
+    const middlewares = resolveMiddlewares(routeConfig?.middlewares, extensions.middlewares, tools, `${where}.middlewares`);
     router.register(route.path, [route.method], [
-      auth.authenticator.guard(route.action),
+      routeConfig?.auth === false ? openRoute : auth.authenticator.guard(route.action),
+      ...(policies.length ? [async (ctx: Koa.ParameterizedContext<AppState>, next: Koa.Next) => {
+        await checkPolicies(policies, restPolicyContext(ctx as never));
+        await next();
+      }] : []),
+      ...middlewares,
       async function contentRoute(ctx) {
         ctx.state.service = service;
         const { auth: caller } = ctx.state;
         ctx.state.access = { canFind: (uid) => caller.can(findActionOf(uid)) };
         if (options.upload) ctx.state.entryFiles = options.upload.entryFiles;
-        await route.handler(ctx);
+        const answer = await route.handler(ctx);
+        if (answer !== undefined) ctx.body = answer;
       },
     ]);
+  };
+  for (const [uid, typeRoutes] of groupByType(routes)) {
+    const api = extensions.api(uid);
+    const where = `src/api (${uid}) routes`;
+    const core = Object.fromEntries(typeRoutes.map((route) => [actionName(route), route.handler])) as Record<CoreAction, Route['handler']>;
+    const controllers: Record<string, Route['handler'] | undefined> = { ...core, ...(api?.controllers?.({ core: core as never }) as Record<string, Route['handler']> | undefined) };
+    const meta = typeRoutes[0]!.meta;
+    for (const custom of api?.routes?.custom ?? []) {
+      const handler = controllers[custom.handler];
+      if (!handler) throw new Error(`${where}: custom route ${custom.method} ${custom.path} names handler "${custom.handler}", which controllers does not define`);
+      mount({ method: custom.method, path: custom.path, meta, action: `${uid}.${custom.handler}`, handler }, custom.config, `${where} ${custom.method} ${custom.path}`);
+    }
+    for (const route of typeRoutes) {
+      const name = actionName(route) as CoreAction;
+      if (api?.routes?.except?.includes(name)) continue;
+      mount({ ...route, handler: controllers[name]! }, api?.routes?.config?.[name], `${where}.config.${name}`);
+    }
   }
+  for (const route of options.upload?.routes ?? []) mount(route, undefined, 'upload');
 
   const log = options.log ?? ((err: unknown) => console.error(err));
   const graphql = createGraphqlPlugin({
@@ -92,6 +145,8 @@ export function createApp(options: AppOptions): Koa<AppState> {
     db,
     config: config.plugins.graphql,
     auth,
+    extensions,
+    tools,
     ...(options.upload ? { upload: options.upload } : {}),
     ...(options.graphql?.register ? { register: options.graphql.register } : {}),
     ...(options.graphql?.schemaFile ? { schemaFile: options.graphql.schemaFile } : {}),
@@ -101,11 +156,43 @@ export function createApp(options: AppOptions): Koa<AppState> {
 
   for (const middleware of options.before ?? []) app.use(middleware);
   if (config.diagnostics.serverTiming) app.use(serverTiming());
-  app.use(errorMiddleware(options.log));
-  for (const middleware of options.upload?.middleware ?? []) app.use(middleware);
-  app.use(jsonBody({ limit: config.api.rest.bodyLimit }));
+  const stack = buildStack(
+    config.middlewares ?? defaultStack,
+    {
+      errors: errorMiddleware(options.log),
+      body: (limit) => jsonBody({ limit }),
+      bodyLimit: config.api.rest.bodyLimit,
+      public: options.upload?.middleware ?? [],
+      log: (line) => console.log(line),
+    },
+    extensions.middlewares,
+    tools,
+  );
+  for (const middleware of stack) app.use(middleware);
   app.use(graphql.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
-  return app;
+  return { koa: app, service: (uid) => serviceFor(options.registry.contentTypes.get(uid) ?? unknownType(uid)) };
+}
+
+/** `auth: false`: no authentication and no permission check; the caller reads as an unrestricted guest. */
+async function openRoute(ctx: Koa.ParameterizedContext<AppState>, next: Koa.Next): Promise<void> {
+  ctx.state.auth = openAuth;
+  await next();
+}
+
+const openAuth: Auth = { strategy: 'users-permissions', credentials: null, user: null, token: null, role: null, can: () => true };
+
+function groupByType(routes: readonly Route[]): Map<string, Route[]> {
+  const byType = new Map<string, Route[]>();
+  for (const route of routes) {
+    const list = byType.get(route.meta.uid) ?? [];
+    list.push(route);
+    byType.set(route.meta.uid, list);
+  }
+  return byType;
+}
+
+function unknownType(uid: string): never {
+  throw new Error(`no content type ${uid}`);
 }

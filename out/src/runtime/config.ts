@@ -5,8 +5,14 @@
  * API_TOKEN_SALT) are read from the environment only: see auth/secrets.ts.
  */
 import type { UploadUserConfig } from './upload/config.js';
+import type { StackEntry } from './http/stack.js';
 
 export interface ServerConfig {
+  /**
+   * The global middleware stack in order, as Strapi's config/middlewares.js (see
+   * http/stack.ts); absent: Strapi's default stack.
+   */
+  middlewares?: readonly StackEntry[];
   host: string;
   port: number;
   diagnostics: {
@@ -163,6 +169,7 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
   const port = env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : (user.port ?? defaultConfig.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
+    ...(user.middlewares ? { middlewares: user.middlewares } : {}),
     host: env.HOST || user.host || defaultConfig.host,
     port,
     diagnostics: { serverTiming: env.SERVER_TIMING === '1' || (user.diagnostics?.serverTiming ?? defaultConfig.diagnostics.serverTiming) },

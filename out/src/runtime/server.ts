@@ -13,7 +13,10 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import { createApp } from './app.js';
+import Koa from 'koa';
+import { buildApp } from './app.js';
+import { Extensions } from './extend/extensions.js';
+import type { UserCode } from './extend/index.js';
 import { createUsersPermissions, type MailSender, type PolicyTable } from './auth/index.js';
 import { logMailSender } from './auth/mail.js';
 import { resolveSecrets, StartupError } from './auth/secrets.js';
@@ -45,6 +48,8 @@ export interface StartOptions {
   readonly createPrisma: (adapter: unknown) => PrismaLike;
   /** The user's GraphQL extension (src/extensions/graphql.ts). */
   readonly graphqlExtension?: GraphqlRegister;
+  /** The user's src/index.ts, src/api/, src/policies/ and src/middlewares/ (src/generated/user-code.ts). */
+  readonly userCode?: UserCode;
 }
 
 export interface RunningServer {
@@ -71,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const prisma = options.createPrisma(await createAdapterFactory(config.databaseUrl));
   // SQLite reads skip Prisma's raw-query pipeline (db/sqlite-reader.ts); writes stay on Prisma.
   const sqliteFile = provider === 'sqlite' ? sqliteFilePath(config.databaseUrl) : undefined;
-  const reader = sqliteFile && sqliteFile !== ':memory:' ? openSqliteReader(sqliteFile) : undefined;
+  const reader = sqliteFile && sqliteFile !== ':memory:' ? await openSqliteReader(sqliteFile) : undefined;
   const db = createDatabase(prisma, provider, reader ? { reader } : {});
   const redis = await connectRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
@@ -99,7 +104,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
   const before = [inFlight.middleware, healthCheck({ db, isClosing: () => shuttingDown, log: (message) => console.error(message) })];
-  const app = createApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before });
+  const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
+  const koa = new Koa();
+  await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, ...(extensions ? { extensions } : {}) });
+  await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
+  const app = built.koa;
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;

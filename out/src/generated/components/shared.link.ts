@@ -4,6 +4,23 @@
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
 
+/**
+ * One Link instance as the REST API returns it. Nested components, relations and
+ * media are present only when populated.
+ */
+export interface SharedLinkComponent {
+  id: number;
+  label: string | null;
+  url: string | null;
+}
+
+/** One Link instance in a write; an `id` the stored value has keeps that instance's id. */
+export interface SharedLinkComponentInput {
+  id?: number;
+  label?: string;
+  url?: string;
+}
+
 export const sharedLink = {
   uid: 'shared.link',
   fields: {

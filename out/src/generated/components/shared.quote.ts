@@ -4,6 +4,23 @@
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
 
+/**
+ * One Quote instance as the REST API returns it. Nested components, relations and
+ * media are present only when populated.
+ */
+export interface SharedQuoteComponent {
+  id: number;
+  title: string | null;
+  body: string | null;
+}
+
+/** One Quote instance in a write; an `id` the stored value has keeps that instance's id. */
+export interface SharedQuoteComponentInput {
+  id?: number;
+  title?: string | null;
+  body?: string | null;
+}
+
 export const sharedQuote = {
   uid: 'shared.quote',
   fields: {

@@ -4,6 +4,21 @@
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
 
+/**
+ * One Rich text instance as the REST API returns it. Nested components, relations and
+ * media are present only when populated.
+ */
+export interface SharedRichTextComponent {
+  id: number;
+  body: string | null;
+}
+
+/** One Rich text instance in a write; an `id` the stored value has keeps that instance's id. */
+export interface SharedRichTextComponentInput {
+  id?: number;
+  body?: string | null;
+}
+
 export const sharedRichText = {
   uid: 'shared.rich-text',
   fields: {

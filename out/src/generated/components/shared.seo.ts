@@ -4,6 +4,23 @@
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
 
+/**
+ * One Seo instance as the REST API returns it. Nested components, relations and
+ * media are present only when populated.
+ */
+export interface SharedSeoComponent {
+  id: number;
+  metaTitle: string | null;
+  metaDescription: string | null;
+}
+
+/** One Seo instance in a write; an `id` the stored value has keeps that instance's id. */
+export interface SharedSeoComponentInput {
+  id?: number;
+  metaTitle?: string;
+  metaDescription?: string | null;
+}
+
 export const sharedSeo = {
   uid: 'shared.seo',
   fields: {

@@ -3,8 +3,20 @@
  * Article (api::article.article): collection type served at /api/articles.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite, ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { SharedLinkComponent, SharedLinkComponentInput } from '../components/shared.link.js';
+import type { SharedQuoteComponent, SharedQuoteComponentInput } from '../components/shared.quote.js';
+import type { SharedRichTextComponent, SharedRichTextComponentInput } from '../components/shared.rich-text.js';
+import type { SharedSeoComponent, SharedSeoComponentInput } from '../components/shared.seo.js';
+import type { AuthorEntry } from './author.js';
+import type { CategoryEntry } from './category.js';
+import type { TagEntry } from './tag.js';
+import type { UploadFileEntry } from './upload.file.js';
 
-/** Article attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Article attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface ArticleAttributes {
   title: string | null;
   slug: string | null;
@@ -20,9 +32,55 @@ export interface ArticleAttributes {
   readingTime: string | null;
   lastReviewedAt: string | null;
   metadata: unknown | null;
+  author?: { data: AuthorEntry | null };
+  category?: { data: CategoryEntry | null };
+  tags?: { data: TagEntry[] };
+  cover?: { data: UploadFileEntry | null };
+  seo?: SharedSeoComponent | null;
+  links?: SharedLinkComponent[];
+  blocks?: Array<
+    | ({ __component: 'shared.quote' } & SharedQuoteComponent)
+    | ({ __component: 'shared.rich-text' } & SharedRichTextComponent)
+  >;
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+}
+
+/** One Article entry as the REST API returns it, also as the target of a populated relation. */
+export interface ArticleEntry {
+  id: number;
+  attributes: ArticleAttributes;
+}
+
+/** What a create or update of Article accepts as `data`; an update writes only the attributes given. */
+export interface ArticleInput {
+  title?: string;
+  slug?: string | null;
+  description?: string | null;
+  content?: string | null;
+  status?: 'draft' | 'in review' | 'final' | null;
+  views?: number | null;
+  rating?: number | null;
+  price?: number | string | null;
+  impressions?: string | number | null;
+  featured?: boolean | null;
+  publishDate?: string | Date | null;
+  readingTime?: string | null;
+  lastReviewedAt?: string | number | Date | null;
+  metadata?: unknown;
+  editorNote?: string | null;
+  author?: ToOneRelationWrite;
+  category?: ToOneRelationWrite;
+  tags?: ToManyRelationWrite;
+  cover?: number | null;
+  seo?: SharedSeoComponentInput | null;
+  links?: SharedLinkComponentInput[] | null;
+  blocks?: Array<
+    | ({ __component: 'shared.quote' } & SharedQuoteComponentInput)
+    | ({ __component: 'shared.rich-text' } & SharedRichTextComponentInput)
+  > | null;
+  publishedAt?: string | number | Date | null;
 }
 
 export const article = {

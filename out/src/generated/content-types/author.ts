@@ -3,14 +3,34 @@
  * Author (api::author.author): collection type served at /api/authors.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { ArticleEntry } from './article.js';
 
-/** Author attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Author attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface AuthorAttributes {
   name: string | null;
   email: string | null;
   bio: string | null;
+  articles?: { data: ArticleEntry[] };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Author entry as the REST API returns it, also as the target of a populated relation. */
+export interface AuthorEntry {
+  id: number;
+  attributes: AuthorAttributes;
+}
+
+/** What a create or update of Author accepts as `data`; an update writes only the attributes given. */
+export interface AuthorInput {
+  name?: string;
+  email?: string | null;
+  bio?: string | null;
+  articles?: ToManyRelationWrite;
 }
 
 export const author = {

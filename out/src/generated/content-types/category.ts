@@ -3,13 +3,32 @@
  * Category (api::category.category): collection type served at /api/categories.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { ArticleEntry } from './article.js';
 
-/** Category attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Category attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface CategoryAttributes {
   name: string | null;
   slug: string | null;
+  articles?: { data: ArticleEntry[] };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Category entry as the REST API returns it, also as the target of a populated relation. */
+export interface CategoryEntry {
+  id: number;
+  attributes: CategoryAttributes;
+}
+
+/** What a create or update of Category accepts as `data`; an update writes only the attributes given. */
+export interface CategoryInput {
+  name?: string;
+  slug?: string | null;
+  articles?: ToManyRelationWrite;
 }
 
 export const category = {

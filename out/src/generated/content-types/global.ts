@@ -3,13 +3,31 @@
  * Global (api::global.global): single type served at /api/global.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { SharedSeoComponent, SharedSeoComponentInput } from '../components/shared.seo.js';
 
-/** Global attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Global attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface GlobalAttributes {
   siteName: string | null;
   siteDescription: string | null;
+  defaultSeo?: SharedSeoComponent | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Global entry as the REST API returns it, also as the target of a populated relation. */
+export interface GlobalEntry {
+  id: number;
+  attributes: GlobalAttributes;
+}
+
+/** What a create or update of Global accepts as `data`; an update writes only the attributes given. */
+export interface GlobalInput {
+  siteName?: string;
+  siteDescription?: string | null;
+  defaultSeo?: SharedSeoComponentInput | null;
 }
 
 export const global = {

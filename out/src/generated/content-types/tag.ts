@@ -3,12 +3,30 @@
  * Tag (api::tag.tag): collection type served at /api/tags.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { ArticleEntry } from './article.js';
 
-/** Tag attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Tag attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface TagAttributes {
   name: string | null;
+  articles?: { data: ArticleEntry[] };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Tag entry as the REST API returns it, also as the target of a populated relation. */
+export interface TagEntry {
+  id: number;
+  attributes: TagAttributes;
+}
+
+/** What a create or update of Tag accepts as `data`; an update writes only the attributes given. */
+export interface TagInput {
+  name?: string;
+  articles?: ToManyRelationWrite;
 }
 
 export const tag = {

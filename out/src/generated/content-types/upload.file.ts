@@ -4,7 +4,10 @@
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
 
-/** File attributes as the REST API returns them (inside `attributes`). */
+/**
+ * File attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface UploadFileAttributes {
   name: string | null;
   alternativeText: string | null;
@@ -22,6 +25,30 @@ export interface UploadFileAttributes {
   provider_metadata: unknown | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One File entry as the REST API returns it, also as the target of a populated relation. */
+export interface UploadFileEntry {
+  id: number;
+  attributes: UploadFileAttributes;
+}
+
+/** What a create or update of File accepts as `data`; an update writes only the attributes given. */
+export interface UploadFileInput {
+  name?: string;
+  alternativeText?: string | null;
+  caption?: string | null;
+  width?: number | null;
+  height?: number | null;
+  formats?: unknown;
+  hash?: string;
+  ext?: string | null;
+  mime?: string;
+  size?: number | string;
+  url?: string;
+  previewUrl?: string | null;
+  provider?: string;
+  provider_metadata?: unknown;
 }
 
 export const uploadFile = {

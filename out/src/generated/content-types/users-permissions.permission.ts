@@ -3,12 +3,30 @@
  * Permission (plugin::users-permissions.permission): collection type served at /api/permissions.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { UsersPermissionsRoleEntry } from './users-permissions.role.js';
 
-/** Permission attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Permission attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface UsersPermissionsPermissionAttributes {
   action: string | null;
+  role?: { data: UsersPermissionsRoleEntry | null };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Permission entry as the REST API returns it, also as the target of a populated relation. */
+export interface UsersPermissionsPermissionEntry {
+  id: number;
+  attributes: UsersPermissionsPermissionAttributes;
+}
+
+/** What a create or update of Permission accepts as `data`; an update writes only the attributes given. */
+export interface UsersPermissionsPermissionInput {
+  action?: string;
+  role?: ToOneRelationWrite;
 }
 
 export const usersPermissionsPermission = {

@@ -3,14 +3,37 @@
  * Role (plugin::users-permissions.role): collection type served at /api/roles.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { UsersPermissionsPermissionEntry } from './users-permissions.permission.js';
+import type { UsersPermissionsUserEntry } from './users-permissions.user.js';
 
-/** Role attributes as the REST API returns them (inside `attributes`). */
+/**
+ * Role attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface UsersPermissionsRoleAttributes {
   name: string | null;
   description: string | null;
   type: string | null;
+  permissions?: { data: UsersPermissionsPermissionEntry[] };
+  users?: { data: UsersPermissionsUserEntry[] };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One Role entry as the REST API returns it, also as the target of a populated relation. */
+export interface UsersPermissionsRoleEntry {
+  id: number;
+  attributes: UsersPermissionsRoleAttributes;
+}
+
+/** What a create or update of Role accepts as `data`; an update writes only the attributes given. */
+export interface UsersPermissionsRoleInput {
+  name?: string;
+  description?: string | null;
+  type?: string | null;
+  permissions?: ToManyRelationWrite;
+  users?: ToManyRelationWrite;
 }
 
 export const usersPermissionsRole = {

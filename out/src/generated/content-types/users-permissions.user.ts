@@ -3,16 +3,41 @@
  * User (plugin::users-permissions.user): collection type served at /api/users.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { UsersPermissionsRoleEntry } from './users-permissions.role.js';
 
-/** User attributes as the REST API returns them (inside `attributes`). */
+/**
+ * User attributes as the REST API returns them (inside `attributes`). Relations,
+ * media, components and dynamic zones are present only when populated.
+ */
 export interface UsersPermissionsUserAttributes {
   username: string | null;
   email: string | null;
   provider: string | null;
   confirmed: boolean | null;
   blocked: boolean | null;
+  role?: { data: UsersPermissionsRoleEntry | null };
   createdAt: string;
   updatedAt: string;
+}
+
+/** One User entry as the REST API returns it, also as the target of a populated relation. */
+export interface UsersPermissionsUserEntry {
+  id: number;
+  attributes: UsersPermissionsUserAttributes;
+}
+
+/** What a create or update of User accepts as `data`; an update writes only the attributes given. */
+export interface UsersPermissionsUserInput {
+  username?: string;
+  email?: string;
+  provider?: string | null;
+  password?: string | null;
+  resetPasswordToken?: string | null;
+  confirmationToken?: string | null;
+  confirmed?: boolean | null;
+  blocked?: boolean | null;
+  role?: ToOneRelationWrite;
 }
 
 export const usersPermissionsUser = {

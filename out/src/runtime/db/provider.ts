@@ -2,12 +2,13 @@
 /**
  * Database URL → Prisma provider and driver adapter factory.
  *
- * The three adapters are imported dynamically so an emitted server only needs the adapter (and
- * driver) of its own provider installed.
+ * The three adapters are imported by name (db/drivers.ts) so an emitted server only needs the
+ * adapter (and driver) of its own database installed, and compiles without the others.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { importDriver } from './drivers.js';
 
 /** Prisma datasource provider names. */
 export type Provider = 'sqlite' | 'postgresql' | 'mysql';
@@ -53,24 +54,20 @@ export async function createAdapterFactory(url: string): Promise<SqlDriverAdapte
     case 'sqlite': {
       const file = sqliteFilePath(url);
       if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-      const { PrismaBetterSqlite3 } = await importAdapter<typeof import('@prisma/adapter-better-sqlite3')>(
-        '@prisma/adapter-better-sqlite3',
-      );
+      const { PrismaBetterSqlite3 } = await importDriver('@prisma/adapter-better-sqlite3');
       // Durable commits in WAL mode (db/sqlite-reader.ts): better-sqlite3's build would
       // otherwise sync less (NORMAL), and a commit could be lost to a power cut.
       return runOnConnect(new PrismaBetterSqlite3({ url: file }), 'PRAGMA synchronous = FULL');
     }
     case 'postgresql': {
-      const { PrismaPg } = await importAdapter<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg');
+      const { PrismaPg } = await importDriver('@prisma/adapter-pg');
       // Prisma URLs name the Postgres schema in `?schema=`; node-postgres ignores it, the adapter
       // takes it as an option.
       const schema = new URL(url).searchParams.get('schema') ?? undefined;
       return new PrismaPg({ connectionString: url }, schema ? { schema } : undefined);
     }
     case 'mysql': {
-      const { PrismaMariaDb } = await importAdapter<typeof import('@prisma/adapter-mariadb')>(
-        '@prisma/adapter-mariadb',
-      );
+      const { PrismaMariaDb } = await importDriver('@prisma/adapter-mariadb');
       // The adapter rewrites mysql:// to the mariadb:// scheme its driver expects.
       return new PrismaMariaDb(url);
     }
@@ -89,18 +86,4 @@ function runOnConnect(factory: SqlMigrationAwareDriverAdapterFactory, script: st
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   };
-}
-
-async function importAdapter<T>(name: string): Promise<T> {
-  try {
-    return (await import(name)) as T;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(name)) {
-      throw new Error(`The database URL needs the ${name} package: install it (npm install ${name}).`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }

@@ -10,7 +10,7 @@
  *
  * Opening it switches the database to write-ahead logging (see `useWriteAheadLog`).
  */
-import Database from 'better-sqlite3';
+import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
 
 export interface SqliteReader {
   query(sql: string, params: readonly unknown[]): Record<string, unknown>[];
@@ -20,13 +20,14 @@ export interface SqliteReader {
 /** Distinct statements kept prepared; the query compiler produces a bounded set of shapes. */
 const statementCacheSize = 500;
 
-export function openSqliteReader(file: string): SqliteReader {
+export async function openSqliteReader(file: string): Promise<SqliteReader> {
+  const { default: Database } = await importDriver('better-sqlite3');
   const db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   useWriteAheadLog(db, file);
-  const statements = new Map<string, Database.Statement>();
+  const statements = new Map<string, SqliteStatement>();
 
-  const prepare = (sql: string): Database.Statement => {
+  const prepare = (sql: string): SqliteStatement => {
     let statement = statements.get(sql);
     if (statement) {
       // Most recently used last: Map iteration order makes the first entry the eviction candidate.
@@ -67,7 +68,7 @@ export function openSqliteReader(file: string): SqliteReader {
  * This connection only reads; the writer's commits stay durable because db/provider.ts sets
  * synchronous = FULL on Prisma's connection (better-sqlite3's WAL default is NORMAL).
  */
-function useWriteAheadLog(db: Database.Database, file: string): void {
+function useWriteAheadLog(db: SqliteConnection, file: string): void {
   try {
     db.pragma('journal_mode = WAL');
   } catch (error) {

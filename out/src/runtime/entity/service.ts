@@ -15,6 +15,7 @@ import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../que
 import { SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import { assertAllowedTypes } from '../upload/allowed-types.js';
+import { lifecycleModel, withLifecycle, type LifecycleModel, type Lifecycles } from '../extend/lifecycles.js';
 import { NestedValidationError, prepareNestedValue } from './components.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
@@ -39,6 +40,8 @@ export interface EntityServiceOptions {
   readonly limits: RestLimits;
   readonly populate: PopulateLimits;
   readonly hashPassword: (plain: string) => Promise<string>;
+  /** The type's lifecycle hooks (its src/api/<name>.ts), run for REST and GraphQL alike. */
+  readonly lifecycles?: Lifecycles<any, any>;
 }
 
 /** What the caller may see: content types it may not `find` are not populated or filtered through. */
@@ -54,16 +57,24 @@ export interface FindResult {
 type Query = Record<string, unknown>;
 
 export class EntityService {
+  private readonly model: LifecycleModel;
+
   constructor(
     readonly meta: ContentTypeMeta,
     private readonly options: EntityServiceOptions,
-  ) {}
+  ) {
+    this.model = lifecycleModel(meta);
+  }
 
   private get db(): Database {
     return this.options.db;
   }
 
   async find(query: Query, access?: Access): Promise<FindResult> {
+    return withLifecycle(this.options.lifecycles, this.model, 'findMany', query, (params) => this.findPage(params, access), (result) => result.data);
+  }
+
+  private async findPage(query: Query, access?: Access): Promise<FindResult> {
     const tree = this.parsePopulate(query, access);
     const plan = buildFindQuery(this.meta, query, {
       dialect: this.db.dialect,
@@ -74,14 +85,27 @@ export class EntityService {
     });
     const [rows, total] = await Promise.all([
       this.db.query(plan.select.sql, plan.select.params),
-      plan.count ? this.db.query<{ count: unknown }>(plan.count.sql, plan.count.params).then((r) => Number(r[0]?.count ?? 0)) : undefined,
+      plan.count
+        ? withLifecycle(this.options.lifecycles, this.model, 'count', query, () =>
+            this.db.query<{ count: unknown }>(plan.count!.sql, plan.count!.params).then((r) => Number(r[0]?.count ?? 0)),
+          )
+        : undefined,
     ]);
     const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']));
     return { data, meta: { pagination: plan.pagination.meta(total) as Record<string, number> } };
   }
 
   /** The entry with this id, or null. Ids that are not positive integers match nothing. */
-  async findOne(id: unknown, query: Query, access?: Access, db: Database = this.db): Promise<Entry | null> {
+  async findOne(id: unknown, query: Query, access?: Access): Promise<Entry | null> {
+    const entryId = parseId(id);
+    if (entryId === null) return null;
+    return withLifecycle(this.options.lifecycles, this.model, 'findOne', { where: { id: entryId }, query }, (params) =>
+      this.readOne(params.where.id, params.query, access, this.db),
+    );
+  }
+
+  /** findOne without hooks: the entry a write answers with, read in the write's transaction. */
+  private async readOne(id: unknown, query: Query, access: Access | undefined, db: Database): Promise<Entry | null> {
     const entryId = parseId(id);
     if (entryId === null) return null;
     const tree = this.parsePopulate(query, access);
@@ -102,15 +126,17 @@ export class EntityService {
     const input = assertDataPayload(body);
     this.parsePopulate(query, access); // a bad populate is a 400 before anything is written
     const now = new Date();
-    return this.db.transaction(async (tx) => {
-      const write = await this.prepareWrite(tx, input, 'create', now, null, false);
-      await assertUniqueAttributes(tx, this.meta, write.data, null);
-      const created = await this.delegate(tx)
-        .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
-        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
-      for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
-      return (await this.findOne(created.id, query, access, tx))!;
-    });
+    return this.db.transaction((tx) =>
+      withLifecycle(this.options.lifecycles, this.model, 'create', { data: input, query }, async (params) => {
+        const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false);
+        await assertUniqueAttributes(tx, this.meta, write.data, null);
+        const created = await this.delegate(tx)
+          .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
+          .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
+        for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
+        return (await this.readOne(created.id, params.query, access, tx))!;
+      }),
+    );
   }
 
   async update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
@@ -122,30 +148,37 @@ export class EntityService {
       if (entryId !== null) await lockEntry(tx, this.meta, entryId);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
-      // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
-      const isDraft = this.meta.draftAndPublish && stored.publishedAt === null && !(input.publishedAt != null);
-      const write = await this.prepareWrite(tx, input, 'update', new Date(), stored, isDraft);
-      await assertUniqueAttributes(tx, this.meta, write.data, entryId);
-      await this.delegate(tx)
-        .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
-        .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
-      for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
-      return (await this.findOne(entryId, query, access, tx))!;
+      return withLifecycle(this.options.lifecycles, this.model, 'update', { where: { id: entryId }, data: input, query }, async (params) => {
+        const data = assertDataPayload({ data: params.data });
+        // Strapi skips required/minLength for drafts: an entry stays a draft unless this update publishes it.
+        const isDraft = this.meta.draftAndPublish && stored.publishedAt === null && !(data.publishedAt != null);
+        const write = await this.prepareWrite(tx, data, 'update', new Date(), stored, isDraft);
+        await assertUniqueAttributes(tx, this.meta, write.data, entryId);
+        await this.delegate(tx)
+          .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
+          .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
+        for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
+        return (await this.readOne(entryId, params.query, access, tx))!;
+      });
     });
   }
 
   /** Deletes the entry, its links (the entries it pointed to stay) and its components. */
   async delete(id: unknown, query: Query, access?: Access): Promise<Entry> {
     return this.db.transaction(async (tx) => {
-      const entry = await this.findOne(id, query, access, tx);
-      if (!entry) throw new NotFoundError();
-      for (const field of this.linkFields()) {
-        const sql = new SqlBuilder(tx.dialect);
-        const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
-        await tx.execute(compiled.sql, compiled.params);
-      }
-      await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
-      return entry;
+      const entryId = parseId(id);
+      if (entryId === null || (await this.storedForUpdate(tx, entryId, {})) === null) throw new NotFoundError();
+      return withLifecycle(this.options.lifecycles, this.model, 'delete', { where: { id: entryId }, query }, async (params) => {
+        const entry = await this.readOne(entryId, params.query, access, tx);
+        if (!entry) throw new NotFoundError();
+        for (const field of this.linkFields()) {
+          const sql = new SqlBuilder(tx.dialect);
+          const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
+          await tx.execute(compiled.sql, compiled.params);
+        }
+        await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
+        return entry;
+      });
     });
   }
 

@@ -10,6 +10,9 @@
  * Reads go through EntityServices with the GraphQL list limits (defaultLimit, maxLimit);
  * relation fields through one RelationLoader per request.
  */
+import Koa from 'koa';
+import type { Extensions } from '../extend/extensions.js';
+import type { MiddlewareTools } from '../extend/middlewares.js';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +68,9 @@ export interface GraphqlPluginOptions {
   readonly schemaFile?: string;
   readonly log: (err: unknown) => void;
   readonly warn?: (message: string) => void;
+  /** The user's src/api (service overrides, lifecycles), policies and middlewares. */
+  readonly extensions?: Extensions;
+  readonly tools?: MiddlewareTools;
 }
 
 export interface GraphqlPluginInstance {
@@ -83,6 +89,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     if (!found) {
       const meta = registry.contentTypes.get(uid);
       if (!meta) throw new Error(`GraphQL: no content type ${uid}`);
+      const lifecycles = options.extensions?.lifecycles(uid);
       found = new EntityService(meta, {
         db,
         registry,
@@ -90,7 +97,9 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
         // Only components are populated by the service (no statement); relations use the loader.
         populate: { maxDepth: 100, maxRelationEntries: Number.MAX_SAFE_INTEGER },
         hashPassword: (plain) => auth.passwords.hash(plain),
+        ...(lifecycles ? { lifecycles } : {}),
       });
+      if (options.extensions) found = options.extensions.service(uid, found);
       services.set(uid, found);
     }
     return found;
@@ -101,6 +110,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
   let readAllWhole = false;
   const extension = new GraphqlExtensionService();
   if (config.shadowCRUD) registerPlugins(extension, registry, pluginResolvers({ auth, registry, service, ...(options.upload ? { upload: options.upload } : {}) }));
+  options.extensions?.registerGraphql(extension, options.tools ?? { app: new Koa() });
   options.register?.(extension);
   const { schema, extension: generated } = buildContentApiSchema({
     registry,

@@ -33,13 +33,19 @@ export interface RouteState {
 export type RouteContext = ParameterizedContext<RouteState>;
 
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path under the REST prefix, in @koa/router syntax. */
   readonly path: string;
   readonly meta: ContentTypeMeta;
   /** `<uid>.<action>`, the permission string this route requires. */
   readonly action: string;
-  readonly handler: (ctx: RouteContext) => Promise<void>;
+  /** Answers with the body it returns (or sets `ctx.body` itself and returns nothing). */
+  readonly handler: (ctx: RouteContext) => Promise<unknown>;
+}
+
+/** The action's own name: `api::article.article.find` → `find`. */
+export function actionName(route: Route): string {
+  return route.action.slice(route.action.lastIndexOf('.') + 1);
 }
 
 function query(ctx: RouteContext): Record<string, unknown> {
@@ -62,9 +68,8 @@ function writeEntry(ctx: RouteContext, write: EntryWrite<Entry>): Promise<Entry>
 }
 
 /** Strapi answers every single-entry route with `{ data, meta: {} }`, and 200 even for create. */
-function single(ctx: RouteContext, data: unknown): void {
-  ctx.status = 200;
-  ctx.body = { data, meta: {} };
+function single(data: unknown): { data: unknown; meta: Record<string, never> } {
+  return { data, meta: {} };
 }
 
 export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
@@ -77,21 +82,17 @@ export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
     handler,
   });
   return [
-    route('GET', base, 'find', async (ctx) => {
-      ctx.body = await ctx.state.service.find(query(ctx), ctx.state.access);
-    }),
+    route('GET', base, 'find', async (ctx) => ctx.state.service.find(query(ctx), ctx.state.access)),
     route('GET', `${base}/:id`, 'findOne', async (ctx) => {
       const entry = await ctx.state.service.findOne(ctx.params.id, query(ctx), ctx.state.access);
       if (!entry) throw new NotFoundError();
-      single(ctx, entry);
+      return single(entry);
     }),
-    route('POST', base, 'create', async (ctx) => {
-      single(ctx, await writeEntry(ctx, (service, input) => service.create(input, query(ctx), ctx.state.access)));
-    }),
-    route('PUT', `${base}/:id`, 'update', async (ctx) => {
-      single(ctx, await writeEntry(ctx, (service, input) => service.update(ctx.params.id, input, query(ctx), ctx.state.access)));
-    }),
-    route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(ctx, await ctx.state.service.delete(ctx.params.id, query(ctx), ctx.state.access))),
+    route('POST', base, 'create', async (ctx) => single(await writeEntry(ctx, (service, input) => service.create(input, query(ctx), ctx.state.access)))),
+    route('PUT', `${base}/:id`, 'update', async (ctx) =>
+      single(await writeEntry(ctx, (service, input) => service.update(ctx.params.id, input, query(ctx), ctx.state.access))),
+    ),
+    route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(await ctx.state.service.delete(ctx.params.id, query(ctx), ctx.state.access))),
   ];
 }
 
@@ -108,11 +109,9 @@ export function singleTypeRoutes(meta: ContentTypeMeta): Route[] {
     route('GET', 'find', async (ctx) => {
       const entry = await ctx.state.service.findSingle(query(ctx), ctx.state.access);
       if (!entry) throw new NotFoundError();
-      single(ctx, entry);
+      return single(entry);
     }),
-    route('PUT', 'update', async (ctx) => {
-      single(ctx, await writeEntry(ctx, (service, input) => service.upsertSingle(input, query(ctx), ctx.state.access)));
-    }),
-    route('DELETE', 'delete', async (ctx) => single(ctx, await ctx.state.service.deleteSingle(query(ctx), ctx.state.access))),
+    route('PUT', 'update', async (ctx) => single(await writeEntry(ctx, (service, input) => service.upsertSingle(input, query(ctx), ctx.state.access)))),
+    route('DELETE', 'delete', async (ctx) => single(await ctx.state.service.deleteSingle(query(ctx), ctx.state.access))),
   ];
 }

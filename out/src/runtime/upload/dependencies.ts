@@ -6,6 +6,6 @@
  * `allowScripts` needs no entry for them.
  */
 export const uploadPackages = {
-  dependencies: ['busboy', 'mime-types', 'sharp'],
+  dependencies: ['@aws-sdk/client-s3', 'busboy', 'mime-types', 'sharp'],
   devDependencies: ['@types/busboy', '@types/mime-types'],
 } as const;

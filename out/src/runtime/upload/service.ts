@@ -311,12 +311,12 @@ export class UploadService {
     try {
       const formats: Record<string, FileFormat> = {};
       for (const output of file.formats) {
-        const { url } = await this.provider.upload(output.stored, output.temp, { replace });
+        const { url } = await this.provider.upload(output.stored, output.temp, { replace, mime: file.mime });
         done.push(output.stored);
         formats[output.key!] = formatEntry(output.key!, file, { width: output.width, height: output.height, sizeInBytes: output.sizeInBytes, url });
       }
       const main = { hash: file.hash, ext: file.ext };
-      const { url } = await this.provider.upload(main, file.main.temp, { replace });
+      const { url } = await this.provider.upload(main, file.main.temp, { replace, mime: file.mime });
       done.push(main);
       return { prepared: file, url, formats: file.formats.length ? formats : null };
     } catch (err) {
