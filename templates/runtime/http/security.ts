@@ -1,0 +1,122 @@
+/**
+ * `strapi::security` and `strapi::cors`: Strapi v4's two header middlewares, on the same
+ * maintained libraries (koa-helmet over helmet, @koa/cors) and with Strapi's defaults, so
+ * a browser sees the headers it saw from Strapi. Each takes Strapi's config shape: a
+ * project's `{ name: 'strapi::security', config: {...} }` entry can be pasted as it is.
+ */
+import cors from '@koa/cors';
+import type Koa from 'koa';
+import { contentSecurityPolicy } from 'helmet';
+import helmet from 'koa-helmet';
+
+type HelmetOptions = Parameters<typeof helmet>[0];
+
+/** Strapi 4's helmet settings (its security middleware's defaults). */
+export const securityDefaults = {
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  crossOriginResourcePolicy: false,
+  originAgentCluster: false,
+  contentSecurityPolicy: {
+    useDefaults: true,
+    directives: {
+      'connect-src': ["'self'", 'https:'],
+      'img-src': ["'self'", 'data:', 'blob:', 'https://market-assets.strapi.io'],
+      'media-src': ["'self'", 'data:', 'blob:'],
+      upgradeInsecureRequests: null,
+    },
+  },
+  xssFilter: false,
+  hsts: { maxAge: 31536000, includeSubDomains: true },
+  frameguard: { action: 'sameorigin' },
+} as const;
+
+/**
+ * Helmet's headers on every answer. Pages that need their own policy (the GraphQL
+ * playground, uploaded files) set it after this runs, and theirs is the one sent.
+ */
+export function securityHeaders(config: Record<string, unknown> = {}): Koa.Middleware {
+  const options = mergeConfig(securityDefaults, config);
+  const csp = options.contentSecurityPolicy;
+  if (isPlainObject(csp) && csp.useDefaults !== false) options.contentSecurityPolicy = withDefaultsAfter(csp);
+  return helmet(options as HelmetOptions) as unknown as Koa.Middleware;
+}
+
+/**
+ * The policy as Strapi's helmet writes it: the configured directives first, then helmet's
+ * defaults for the others (helmet 8 would put its defaults first). A directive set to null
+ * is left out.
+ */
+function withDefaultsAfter(csp: Record<string, unknown>): Record<string, unknown> {
+  const configured = (csp.directives ?? {}) as Record<string, unknown>;
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const directives: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(configured)) if (value !== null) directives[kebab(name)] = value;
+  for (const [name, value] of Object.entries(contentSecurityPolicy.getDefaultDirectives())) {
+    if (!(name in directives) && !Object.keys(configured).some((n) => kebab(n) === name)) directives[name] = value;
+  }
+  return { ...csp, useDefaults: false, directives };
+}
+
+/** Strapi's `strapi::cors` settings. */
+export interface CorsConfig {
+  /** `'*'` (any origin, answered with the request's own), a list, a comma-separated list, or a function of the request. */
+  origin?: string | readonly string[] | ((ctx: Koa.Context) => string | readonly string[] | Promise<string | readonly string[]>);
+  maxAge?: number;
+  credentials?: boolean;
+  methods?: string | readonly string[];
+  headers?: string | readonly string[];
+  expose?: string | readonly string[];
+  keepHeadersOnError?: boolean;
+  enabled?: boolean;
+}
+
+export const corsDefaults = {
+  origin: '*',
+  maxAge: 31536000,
+  credentials: true,
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+  headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
+  keepHeadersOnError: false,
+} as const;
+
+/**
+ * CORS as Strapi answers it: a preflight (on any path) is 204 with the allowed methods and
+ * headers; an allowed origin gets itself back in Access-Control-Allow-Origin (with `*`
+ * configured too, since credentials are allowed); any other origin gets no CORS header.
+ */
+export function corsHeaders(config: CorsConfig = {}): Koa.Middleware | undefined {
+  const settings = { ...corsDefaults, ...config };
+  if (settings.enabled === false) return undefined;
+  const list = (value: string | readonly string[]) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [...value]);
+  return cors({
+    origin: async (ctx) => {
+      const requestOrigin = ctx.get('Origin');
+      if (!requestOrigin) return ''; // not a cross-origin request: no CORS headers
+      const configured = typeof settings.origin === 'function' ? await settings.origin(ctx) : settings.origin;
+      const allowed = list(configured);
+      if (allowed.includes('*')) return requestOrigin;
+      return allowed.includes(requestOrigin) ? requestOrigin : '';
+    },
+    allowMethods: list(settings.methods),
+    allowHeaders: list(settings.headers),
+    ...(settings.expose ? { exposeHeaders: list(settings.expose) } : {}),
+    maxAge: settings.maxAge,
+    credentials: settings.credentials,
+    keepHeadersOnError: settings.keepHeadersOnError,
+  }) as unknown as Koa.Middleware;
+}
+
+/** Strapi's settings under the project's: objects merge key by key, anything else is replaced. */
+function mergeConfig(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeConfig(current, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
