@@ -9,7 +9,7 @@ import { FileMap } from './file-map.js';
 import { emitGraphql } from './graphql/graphql.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
 import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
-import { emitPrismaSchema } from './prisma/schema.js';
+import { componentIdModels, emitPrismaSchema } from './prisma/schema.js';
 import { emitProject } from './project/project.js';
 import { emitUserCode } from './project/user-code.js';
 import { emitContentTypes } from './rest/content-types.js';
@@ -27,7 +27,7 @@ export interface EmitOptions {
 const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => emitProject(ir, options),
   (ir, options) => emitUserCode(ir, options.userCode ?? noUserCode),
-  (ir) => emitPrismaSchema(ir, authPrismaModels(ir)),
+  (ir) => emitPrismaSchema(ir, [...authPrismaModels(ir), ...componentIdModels(ir)]),
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),
   (ir, options) => emitGraphql(ir, options.graphql),

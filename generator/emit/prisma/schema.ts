@@ -160,3 +160,23 @@ function alignColumns(rows: FieldRow[]): { line: string }[] {
   }));
 }
 
+/**
+ * The last id given to an instance of each component: instance ids are unique per component
+ * across all entries, as the rows of Strapi's component tables are (clients such as Apollo
+ * cache component objects by type and id). Only when the models have components.
+ */
+export function componentIdModels(ir: Schema): PrismaModel[] {
+  if (ir.components.length === 0) return [];
+  return [
+    {
+      comment: 'Last id given to an instance of each component (ids are unique per component, as in Strapi)',
+      name: 'ContentgenComponentId',
+      table: 'contentgen_component_ids',
+      fields: [
+        ['component', 'String', ['@id', ir.provider === 'mysql' ? '@db.VarChar(255)' : ''].filter(Boolean).join(' ')],
+        ['lastId', 'BigInt', '@map("last_id")'],
+      ],
+      blockAttributes: [],
+    },
+  ];
+}
