@@ -1,7 +1,7 @@
 /**
  * Media end to end on the emitted blog server: files uploaded through /api/upload, linked to
  * a media field, populated in entries, served at /uploads, refused when the field's
- * allowedTypes forbid them, and populated only for roles that may read files.
+ * allowedTypes forbid them, and populated for anyone who may read the entry (as Strapi).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,9 +67,19 @@ describe('media fields', () => {
     expect(read.body.data.attributes.cover.data).toBeNull();
   });
 
-  it('the public role, without upload find, gets entries without their media populated', async () => {
-    const res = await client(server.url).get('/api/articles?populate=cover&fields[0]=title&filters[title]=With cover');
-    expect(res.status).toBe(200);
-    expect(res.body.data[0].attributes).not.toHaveProperty('cover');
+  it('the public role, without upload find, gets media populated as Strapi does; the upload routes stay guarded', async () => {
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#08f' } }).png().toBuffer();
+    const [cover] = await upload('public-cover.png', 'image/png', png);
+    const created = await api.post('/api/articles', { data: { title: 'Public media', cover: cover.id } });
+    expect(created.status).toBe(200);
+    const anonymous = client(server.url);
+    const byName = await anonymous.get('/api/articles?populate=cover&fields[0]=title&filters[title]=Public media');
+    expect(byName.body.data[0].attributes.cover.data).toMatchObject({ id: cover.id, attributes: { url: cover.url } });
+    const star = await anonymous.get('/api/articles?populate=*&filters[title]=Public media');
+    expect(star.body.data[0].attributes.cover.data.id).toBe(cover.id);
+    const graphql = await anonymous.post('/graphql', { query: '{ articles(filters: { title: { eq: "Public media" } }) { data { attributes { cover { data { attributes { url } } } } } } }' });
+    expect(graphql.body).toEqual({ data: { articles: { data: [{ attributes: { cover: { data: { attributes: { url: cover.url } } } } }] } } });
+    expect((await anonymous.get('/api/upload/files')).status).toBe(403);
+    expect((await anonymous.post('/graphql', { query: '{ uploadFiles { data { id } } }' })).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
