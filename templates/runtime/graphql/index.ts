@@ -137,6 +137,12 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     playground: options.environment !== 'production' || config.playgroundAlways,
     depthLimit: config.depthLimit,
     documentSizeLimit: config.documentSizeLimit,
+    maxTokens: config.maxTokens,
+    maxFields: config.maxFields,
+    maxAliases: config.maxAliases,
+    maxComplexity: config.maxComplexity,
+    responseSizeLimit: config.responseSizeLimit,
+    listLimits: limits,
     ...(uploadConfig
       ? {
           multipart: {

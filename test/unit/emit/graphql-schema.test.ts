@@ -90,7 +90,7 @@ describe('Shadow CRUD types', () => {
     `);
   });
 
-  it('entity, responses, filters (private attributes included, like Strapi) and input (publishedAt included)', () => {
+  it('entity, responses, filters (private attributes left out) and input (private attributes and publishedAt included)', () => {
     const sdl = print();
     expect(block(sdl, 'PostEntity')).toBe('type PostEntity {\n  id: ID\n  attributes: Post\n}');
     expect(block(sdl, 'PostEntityResponse')).toBe('type PostEntityResponse {\n  data: PostEntity\n}');
@@ -101,7 +101,6 @@ describe('Shadow CRUD types', () => {
         id: IDFilterInput
         title: StringFilterInput
         status: StringFilterInput
-        secret: StringFilterInput
         views: LongFilterInput
         writer: WriterFiltersInput
         seo: ComponentMetaSeoFiltersInput

@@ -1,14 +1,26 @@
 /**
  * Request limits and error formatting: the depth rule (graphql-depth-limit's counting and
- * message), the bounded document cache, Strapi's error codes, the scalars, the names and
- * the `plugins.graphql` settings.
+ * message, linear in fragments), tokens and nesting, fields, aliases and repeats, variables,
+ * the cost of an operation, suggestions, the bounded document cache, Strapi's error codes,
+ * the scalars, the names and the `plugins.graphql` settings.
  */
-import { GraphQLError, buildSchema, parse, validate, specifiedRules } from 'graphql';
+import { GraphQLError, buildSchema, getVariableValues, parse, validate, specifiedRules, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { defaultGraphqlConfig, resolveGraphqlConfig } from '../../../templates/runtime/config.js';
 import { ApplicationError, ForbiddenError, NotFoundError, PaginationError, UnauthorizedError, ValidationError } from '../../../templates/runtime/errors.js';
 import { formatError, strapiCode } from '../../../templates/runtime/graphql/errors.js';
-import { depthLimitRule, DocumentCache } from '../../../templates/runtime/graphql/limits.js';
+import { maxFilterValues, operationCost, unboundedListItems } from '../../../templates/runtime/graphql/cost.js';
+import {
+  checkSelections,
+  countSelections,
+  depthLimitRule,
+  DocumentCache,
+  mostRepeated,
+  scanSource,
+  variablesNesting,
+  variableValueCount,
+  withoutSuggestions,
+} from '../../../templates/runtime/graphql/limits.js';
 import * as naming from '../../../templates/runtime/graphql/naming.js';
 import { DateScalar, DateTimeScalar, isUpload, LongScalar, TimeScalar, toUpload, UploadScalar } from '../../../templates/runtime/graphql/scalars.js';
 import type { ContentTypeMeta } from '../../../templates/runtime/meta.js';
@@ -28,6 +40,142 @@ describe('depthLimitRule', () => {
 
   it('reports once per operation', () => {
     expect(errors('{ a { b { b { n } } } x: a { b { b { b { n } } } } }', 1)).toHaveLength(1);
+  });
+
+  it('reports at the first field past the limit', () => {
+    const [error] = validate(schema, parse('{ a { b { b { n } } } }'), [depthLimitRule(2)]);
+    expect(error!.locations).toEqual([{ line: 1, column: 11 }]);
+  });
+
+  it('measures each fragment once: a fan-out of 2^40 spreads is instant', () => {
+    const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i + 1} on A { ...F${i} ...F${i} }`).join(' ');
+    const started = performance.now();
+    expect(errors(`{ a { ...F40 } } fragment F0 on A { n } ${fragments}`, 2)).toEqual([]);
+    expect(errors(`{ a { ...G40 } } fragment G0 on A { b { b { n } } } ${fragments.replace(/F/g, 'G')}`, 2)).toEqual(["'' exceeds maximum operation depth of 2"]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('a fragment cycle is graphql-js\'s NoFragmentCyclesRule error, not a stack overflow', () => {
+    expect(errors('{ a { ...A } } fragment A on A { n ...A }', 5)).toEqual(['Cannot spread fragment "A" within itself.']);
+    expect(errors('{ a { ...A } } fragment A on A { b { ...B } } fragment B on A { b { ...A } }', 5)).toEqual(['Cannot spread fragment "A" within itself via "B".']);
+  });
+});
+
+describe('document limits', () => {
+  const limits = { maxTokens: 10, maxNesting: 3 };
+  it('scanSource: tokens and nesting, without parsing', () => {
+    expect(scanSource('{ a { b } }', limits)).toBeUndefined();
+    expect(scanSource('# comments are no tokens\n{ a { b } }', limits)).toBeUndefined();
+    expect(scanSource('{ a b c d e f g h i }', limits)).toBe('The GraphQL document has more than 10 tokens (plugins.graphql.maxTokens).');
+    expect(scanSource('{ a b c d e f g h i }', { ...limits, maxTokens: 0 })).toBeUndefined();
+    expect(scanSource('{ a(x: [[1]]) }', limits)).toBe('The GraphQL document nests braces, brackets or parentheses more than 3 levels deep.');
+    expect(scanSource(`{ a(x: ${'['.repeat(100_000)}`, { maxTokens: 0, maxNesting: 100 })).toMatch(/more than 100 levels deep/);
+    expect(() => scanSource('{ a(x: "unterminated) }', limits)).toThrow(/Syntax Error: Unterminated string/);
+  });
+
+  it('countSelections and checkSelections: fields and aliases as written', () => {
+    const document = parse('{ a { x: b { n } ...F } } fragment F on A { y: n n }');
+    expect(countSelections(document)).toEqual({ fields: 5, aliases: 2 });
+    expect(checkSelections(document, { maxFields: 5, maxAliases: 2 })).toBeUndefined();
+    expect(checkSelections(document, { maxFields: 4, maxAliases: 2 })).toBe('The GraphQL document has 5 fields, more than the limit of 4 (plugins.graphql.maxFields).');
+    expect(checkSelections(document, { maxFields: 0, maxAliases: 1 })).toBe('The GraphQL document has 2 aliases, more than the limit of 1 (plugins.graphql.maxAliases).');
+  });
+
+  it('mostRepeated: one response name in one selection set, inline fragments and spread fragments included', () => {
+    expect(mostRepeated(parse('{ a { n n ... on A { n } ...F ...F } } fragment F on A { n ...G } fragment G on A { n x: n }'))).toEqual({ name: 'n', count: 5 });
+    // A cycle ends (graphql-js reports it): A's own set counts its n, and A spread in it once more.
+    expect(mostRepeated(parse('{ a { ...A } } fragment A on A { n ...A }'))).toEqual({ name: 'n', count: 2 });
+    // A fragment spread twice in one set counts once (graphql-js compares it once); one
+    // reached through two others counts twice (an overcount, never an undercount).
+    const fanOut = Array.from({ length: 60 }, (_, i) => `fragment F${i + 1} on A { ...F${i} ...F${i} }`).join(' ');
+    expect(mostRepeated(parse(`{ a { ...F60 } } fragment F0 on A { n } ${fanOut}`))).toEqual({ name: 'n', count: 1 });
+    expect(mostRepeated(parse('{ a { ...B ...C } } fragment B on A { ...D } fragment C on A { ...D } fragment D on A { n }'))).toEqual({ name: 'n', count: 2 });
+    expect(checkSelections(parse(`{ a { ${'n '.repeat(51)} } }`), { maxFields: 0, maxAliases: 0 })).toBe(
+      'The field "n" is asked for 51 times in one selection set (fragments spread there included), more than 50.',
+    );
+  });
+
+  it('variables: nesting, and values counted by their input types (scalar content counts nothing)', () => {
+    expect(variablesNesting({ a: [{ b: 1 }] }, 10)).toBe(3);
+    expect(variablesNesting(JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 100)).toBe(101);
+    const typed = buildSchema('scalar JSON input F { id: [ID] or: [F] note: JSON } type Query { a(f: F, j: JSON): Int }');
+    const operation = parse('query($f: F, $j: JSON) { a(f: $f, j: $j) }').definitions[0] as OperationDefinitionNode;
+    expect(variableValueCount(typed, operation, { f: { id: ['1', '2'], or: [{ id: ['3'] }], note: { big: [1, 2, 3] } } }, 100)).toBe(8);
+    expect(variableValueCount(typed, operation, { j: Array(1000).fill(1) }, 100)).toBe(0);
+    expect(variableValueCount(typed, operation, { f: { id: Array(100_000).fill('1') } }, 100)).toBeGreaterThan(100);
+  });
+
+  it('withoutSuggestions: graphql-js\'s "Did you mean" leaves the message', () => {
+    expect(withoutSuggestions({ message: 'Cannot query field "x" on type "Q". Did you mean "a" or "b"?' })).toEqual({ message: 'Cannot query field "x" on type "Q".' });
+    expect(withoutSuggestions({ message: 'Value "LIV" does not exist in "S" enum. Did you mean the enum value "LIVE"?', extensions: { code: 'C' } })).toEqual({
+      message: 'Value "LIV" does not exist in "S" enum.',
+      extensions: { code: 'C' },
+    });
+    const plain = { message: 'Syntax Error' };
+    expect(withoutSuggestions(plain)).toBe(plain);
+  });
+});
+
+describe('operationCost', () => {
+  const schema = buildSchema(`
+    input PaginationArg { page: Int pageSize: Int start: Int limit: Int }
+    input F { id: [ID] or: [F] }
+    type Query { articles(filters: F, pagination: PaginationArg = {}, sort: [String] = []): Collection  blocks: [Block]  one: Article }
+    type Collection { data: [Article!]! meta: Meta! }
+    type Meta { total: Int }
+    type Article { id: ID title: String tags(pagination: PaginationArg = {}): Tags links(pagination: PaginationArg = {}): [Link] }
+    type Tags { data: [Tag!]! }
+    type Tag { id: ID name: String }
+    type Link { url: String }
+    union Block = Tag | Link
+  `);
+  const limits = { defaultLimit: 10, maxLimit: 100 };
+  const cost = (query: string, variables: Record<string, unknown> = {}, listLimits = limits) => {
+    const document = parse(query);
+    const operation = document.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+    if (!('coerced' in coerced) || !coerced.coerced) throw new Error('bad variables');
+    return operationCost(schema, document, operation, coerced.coerced, listLimits);
+  };
+
+  it('each field 1, times the items of the page of the list it is in', () => {
+    expect(cost('{ one { id title } }')).toBe(3);
+    expect(cost('{ articles { data { id } } }')).toBe(12); // defaultLimit: 1 + (1 + 10 × 1)
+    expect(cost('{ articles(pagination: { limit: 50 }) { data { id title } } }')).toBe(102);
+    expect(cost('{ articles(pagination: { pageSize: 20, page: 3 }) { data { id } } }')).toBe(22);
+    expect(cost('{ articles(pagination: { limit: 500 }) { data { id } } }')).toBe(102); // clamped to maxLimit
+    expect(cost('{ articles(pagination: { limit: -1 }) { data { id } } }')).toBe(102);
+    expect(cost('{ articles(pagination: { limit: -1 }) { data { id } } }', {}, { defaultLimit: 10, maxLimit: -1 })).toBe(2 + unboundedListItems);
+    // meta is not multiplied; nested pages multiply.
+    expect(cost('{ articles(pagination: { limit: 100 }) { meta { total } } }')).toBe(3);
+    expect(cost('{ articles(pagination: { limit: 100 }) { data { tags(pagination: { limit: 100 }) { data { id } } } } }')).toBe(1 + 1 + 100 * (1 + 1 + 100));
+    // A list with its own pagination (repeatable components); one without (dynamic zones) counts once.
+    expect(cost('{ one { links(pagination: { limit: 5 }) { url } } }')).toBe(1 + 1 + 5);
+    expect(cost('{ one { links { url } } }')).toBe(1 + 1 + 10);
+    expect(cost('{ blocks { ... on Tag { id name } ... on Link { url } } }')).toBe(1 + 3);
+  });
+
+  it('variables, @skip and @include, fragments (each costed once), introspection', () => {
+    expect(cost('query($n: Int) { articles(pagination: { limit: $n }) { data { id } } }', { n: 40 })).toBe(42);
+    expect(cost('query($s: Boolean!) { one { id title @skip(if: $s) tags @include(if: $s) { data { id } } } }', { s: true })).toBe(1 + 1 + 1 + 1 + 10);
+    expect(cost('{ articles(pagination: { limit: 100 }) { ...C } } fragment C on Collection { data { ...A } } fragment A on Article { id title }')).toBe(1 + 1 + 100 * 2);
+    const fragments = Array.from({ length: 60 }, (_, i) => `fragment F${i + 1} on Tag { ...F${i} ...F${i} }`).join(' ');
+    const started = performance.now();
+    expect(cost(`{ one { tags { data { ...F60 } } } } fragment F0 on Tag { id } ${fragments}`)).toBeGreaterThan(2 ** 60);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(cost('{ one { ...A } } fragment A on Article { id ...A }')).toBe(2);
+    expect(cost('{ __schema { types { name fields { name type { name } } } } }')).toBe(1 + 1 + 1 + 1 + 1 + 1 + 1);
+  });
+
+  it('the filters or the sort of one field: at most maxFilterValues values', () => {
+    const ids = (n: number) => ({ f: { id: Array.from({ length: n }, (_, i) => String(i)) } });
+    const query = 'query($f: F) { articles(filters: $f) { data { id } } }';
+    expect(cost(query, ids(maxFilterValues - 1))).toBe(12);
+    expect(() => cost(query, ids(maxFilterValues))).toThrow('Too many values in the filters of articles: at most 1000.');
+    expect(() => cost('query($s: [String]) { articles(sort: $s) { data { id } } }', { s: [Array(1001).fill('title').join(',')] })).toThrow(
+      'Too many values in the sort of articles: at most 1000.',
+    );
+    expect(cost('query($s: [String]) { articles(sort: $s) { data { id } } }', { s: ['title:asc,id'] })).toBe(12);
   });
 });
 
@@ -152,6 +300,11 @@ describe('plugins.graphql settings', () => {
       defaultLimit: 10,
       maxLimit: 100,
       documentSizeLimit: 100_000,
+      maxTokens: 2000,
+      maxFields: 1000,
+      maxAliases: 200,
+      maxComplexity: 20_000,
+      responseSizeLimit: 10_000_000,
     });
     expect(resolveGraphqlConfig({})).toEqual(defaultGraphqlConfig());
   });
@@ -164,5 +317,8 @@ describe('plugins.graphql settings', () => {
     expect(() => resolveGraphqlConfig({ depthLimit: -1 })).toThrow(/plugins.graphql.depthLimit/);
     expect(() => resolveGraphqlConfig({ endpoint: 'graphql' })).toThrow(/endpoint/);
     expect(() => resolveGraphqlConfig({ playgroundAlways: 'yes' as never })).toThrow(/playgroundAlways/);
+    expect(resolveGraphqlConfig({ maxComplexity: 0, maxTokens: 0 })).toMatchObject({ maxComplexity: 0, maxTokens: 0 });
+    expect(() => resolveGraphqlConfig({ maxComplexity: -1 })).toThrow('config plugins.graphql.maxComplexity must be an integer of at least 0, got -1');
+    expect(() => resolveGraphqlConfig({ responseSizeLimit: 1.5 })).toThrow(/plugins.graphql.responseSizeLimit/);
   });
 });
