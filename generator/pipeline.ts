@@ -14,8 +14,8 @@ import { loadUserCode } from './load/load-user-code.js';
 import { orphanApiFiles } from './emit/project/user-code.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import type { BuildOptions } from './options.js';
-import type { ModelError } from './validate/model-error.js';
-import { validateModels } from './validate/validate.js';
+import { formatModelError, type ModelError } from './validate/model-error.js';
+import { checkModels } from './validate/validate.js';
 import { checkOutput, type StaleFile } from './write/check.js';
 import { HandEditsError, type HandEdit } from './write/hand-edits.js';
 import { writeOutput, type WriteResult } from './write/write.js';
@@ -40,13 +40,16 @@ export type BuildResult =
 export async function generate(options: BuildOptions): Promise<BuildResult> {
   const userCode = await loadUserCode(options.outDir);
   const models = { ...(await loadModels(options.modelsDir)), customActions: userCode.customActions };
-  const errors = validateModels(models);
+  const { errors, warnings: modelWarnings } = checkModels(models);
   if (errors.length > 0) return { ok: false, errors };
 
   const ir = buildIr(models, options.provider);
   const graphql = await loadGraphqlInputs(options.outDir);
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
-  const warnings = orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`);
+  const warnings = [
+    ...modelWarnings.map(formatModelError),
+    ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),
+  ];
 
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };

@@ -1,15 +1,29 @@
 /**
  * Stage 3: turn validated model files into the IR. Runs only on models that passed
- * validation, so it may assume their shape. Passes: content types → components →
- * built-in attributes → sort.
+ * validation, so it may assume their shape. Passes: names (names.ts) and relation storage
+ * (relations.ts) for the whole model first → content types → components → built-in
+ * attributes → sort.
  */
 import type { LoadedModels, RawComponent, RawContentType } from '../load/load-models.js';
 import { compareStrings } from '../load/load-models.js';
+import { customFieldTypesOf, storedType, type CustomFieldType } from './custom-fields.js';
 import { isScalarType } from './scalars.js';
-import { camelCase, componentPascal, pascalCase, snakeCase } from './names.js';
+import {
+  componentPascal,
+  identifierStem,
+  lowerFirst,
+  Namespace,
+  pascalCase,
+  reservedJsWords,
+  reservedPrismaModelNames,
+  snakeCase,
+} from './names.js';
+import { internalModels, internalTables } from './plugins.js';
+import { resolveRelations, type RelationResolution } from './relations.js';
 import type {
   Attribute,
   Component,
+  ComponentNames,
   ContentType,
   ContentTypeNames,
   LinkStorage,
@@ -23,43 +37,151 @@ import type {
 type Json = Record<string, any>;
 
 export function buildIr(models: LoadedModels, provider: Provider): import('./types.js').Schema {
-  const names = new Map(models.contentTypes.map((ct) => [ct.uid, contentTypeNames(ct)]));
-  const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, names)).sort((a, b) => compareStrings(a.uid, b.uid));
-  const components = models.components.map((c) => buildComponent(c, names)).sort((a, b) => compareStrings(a.uid, b.uid));
-  const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
+  const { names, prisma } = contentTypeNameTable(models.contentTypes);
+  const context: BuildContext = {
+    names,
+    relations: resolveRelations(models.contentTypes),
+    customFields: customFieldTypesOf(models.customFields?.json),
+    links: new Map(),
+  };
+  // Link models come after every content type's model, in the same namespace.
+  allocateLinks(models.contentTypes, context, prisma);
+  const componentNames = componentNameTable(models.components, context.names);
+  const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, context)).sort((a, b) => compareStrings(a.uid, b.uid));
+  const components = models.components.map((c) => buildComponent(c, componentNames.get(c.uid)!, context)).sort((a, b) => compareStrings(a.uid, b.uid));
+  const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => context.names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
   return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions };
 }
 
 type NameTable = ReadonlyMap<string, ContentTypeNames>;
 
-function contentTypeNames(raw: RawContentType): ContentTypeNames {
-  const json = raw.json as Json;
-  const info = json.info as Json;
-  const singular = info.singularName as string;
-  const plural = info.pluralName as string;
-  const kind = (json.kind ?? 'collectionType') as ContentType['kind'];
-  // Plugin types are named like Strapi's GraphQL types: UsersPermissionsUser, UploadFile.
-  const prefix = raw.plugin ? pascalCase(raw.plugin) : '';
-  return {
-    singular,
-    plural,
-    file: raw.plugin ? `${raw.plugin}.${singular}` : singular,
-    pascal: prefix + pascalCase(singular),
-    camel: camelCase(prefix + pascalCase(singular)),
-    table: typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_'),
-    route: kind === 'singleType' ? singular : plural,
-  };
+interface BuildContext {
+  readonly names: NameTable;
+  readonly relations: RelationResolution;
+  readonly customFields: ReadonlyMap<string, CustomFieldType>;
+  /** The link table each owning relation or media field of a content type has, by `uid\0attribute`. */
+  readonly links: Map<string, LinkStorage>;
 }
 
-function buildContentType(raw: RawContentType, names: NameTable): ContentType {
+const linkKey = (uid: string, attribute: string) => `${uid}\u0000${attribute}`;
+
+/**
+ * Identifiers of the emitted TypeScript (values and types share one namespace here: their
+ * spellings differ by the case of the first letter, so nothing distinct is lost) that are not
+ * the models': the runtime's imports and index.ts's own declarations.
+ */
+const reservedTsNames = [
+  ...reservedJsWords,
+  'contentTypes', 'components', 'registry', 'routes', 'app', 'userCode', 'singleTypeRoutes', 'collectionTypeRoutes',
+  'ContentTypeMeta', 'ComponentMeta', 'Registry', 'Route', 'UserCode',
+  'RelationChanges', 'RelationConnectRef', 'RelationPosition', 'RelationRef', 'ToManyRelationWrite', 'ToOneRelationWrite',
+];
+
+/**
+ * Every content type's names. Natural spellings come from the models; those contentgen
+ * derives are claimed in uid order in their namespaces: TS identifiers (`camel` with its
+ * `<camel>Routes` and `<camel>Api`), Prisma models (after contentgen's own models).
+ */
+function contentTypeNameTable(raws: readonly RawContentType[]): { names: NameTable; prisma: Namespace } {
+  const sorted = [...raws].sort((a, b) => compareStrings(a.uid, b.uid));
+  const ts = tsNamespace(raws);
+  const prisma = prismaNamespace();
+  const table = new Map<string, ContentTypeNames>();
+  for (const raw of sorted) {
+    const json = raw.json as Json;
+    const info = json.info as Json;
+    const singular = info.singularName as string;
+    const plural = info.pluralName as string;
+    const kind = (json.kind ?? 'collectionType') as ContentType['kind'];
+    // Plugin types are named like Strapi's GraphQL types: UsersPermissionsUser, UploadFile.
+    const pascal = (raw.plugin ? pascalCase(raw.plugin) : '') + pascalCase(singular);
+    const camel = ts.claim(lowerFirst(pascal), (stem) => [stem, `${stem}Routes`, `${stem}Api`]);
+    const model = prisma.claim(pascal);
+    table.set(raw.uid, {
+      singular,
+      plural,
+      file: raw.plugin ? `${raw.plugin}.${singular}` : singular,
+      pascal,
+      camel,
+      model,
+      delegate: lowerFirst(model),
+      table: typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_'),
+      route: kind === 'singleType' ? singular : plural,
+    });
+  }
+  return { names: table, prisma };
+}
+
+function prismaNamespace(): Namespace {
+  return new Namespace([...reservedPrismaModelNames, ...internalModels.map((m) => m.model)]);
+}
+
+/** TS names the models spell out (the content types' entry types) are taken first. */
+function tsNamespace(raws: readonly RawContentType[]): Namespace {
+  const natural = raws.flatMap((raw) => {
+    const info = ((raw.json as Json).info ?? {}) as Json;
+    const pascal = (raw.plugin ? pascalCase(raw.plugin) : '') + pascalCase(String(info.singularName));
+    return [`${pascal}Attributes`, `${pascal}Entry`, `${pascal}Input`];
+  });
+  return new Namespace([...reservedTsNames, ...natural]);
+}
+
+/**
+ * Every component's TS identifiers: the stem is the uid in PascalCase (`shared.rich-text` →
+ * `SharedRichText`), reduced to ASCII letters and digits (`_` first when it would start with a
+ * digit); the first component in uid order keeps it, the next that meets it (or a content
+ * type's names, or a reserved word) get `_2`, `_3`… Its GraphQL name is Strapi's globalId.
+ */
+function componentNameTable(raws: readonly RawComponent[], types: NameTable): Map<string, ComponentNames> {
+  const ts = tsNamespace([]);
+  for (const names of types.values()) {
+    for (const name of [names.camel, `${names.camel}Routes`, `${names.camel}Api`, `${names.pascal}Attributes`, `${names.pascal}Entry`, `${names.pascal}Input`]) ts.claim(name);
+  }
+  const table = new Map<string, ComponentNames>();
+  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+    const stem = ts.claim(identifierStem(raw.uid), (s) => [lowerFirst(s), `${s}Component`, `${s}ComponentInput`]);
+    table.set(raw.uid, {
+      file: raw.uid,
+      pascal: componentPascal(raw.uid),
+      table: (raw.json as Json).collectionName as string,
+      ident: lowerFirst(stem),
+      type: `${stem}Component`,
+      input: `${stem}ComponentInput`,
+    });
+  }
+  return table;
+}
+
+/**
+ * The link tables of owning relations and media fields, in uid then declared order: Strapi's
+ * names (`articles_tags_links`), and Prisma models `ArticleTagsLink`; a name another table or
+ * model has already gets `_2`, `_3`…
+ */
+function allocateLinks(raws: readonly RawContentType[], context: BuildContext, prisma: Namespace): void {
+  const tables = new Set<string>([...internalTables, ...[...context.names.values()].map((n) => n.table)].map((t) => t.toLowerCase()));
+  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+    for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
+      const target = a.type === 'media' ? mediaTarget : a.type === 'relation' && context.relations.storage(raw.uid, name)?.kind === 'own' ? (a.target as string) : undefined;
+      if (target === undefined) continue;
+      const owner = context.names.get(raw.uid)!;
+      const natural = `${owner.table}_${snakeCase(name)}_links`;
+      let table = natural;
+      for (let n = 2; tables.has(table.toLowerCase()); n++) table = `${natural}_${n}`;
+      tables.add(table.toLowerCase());
+      context.links.set(linkKey(raw.uid, name), ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`)));
+    }
+  }
+}
+
+function buildContentType(raw: RawContentType, context: BuildContext): ContentType {
   const json = raw.json as Json;
   const info = json.info as Json;
-  const own = names.get(raw.uid)!;
+  const own = context.names.get(raw.uid)!;
   const kind = (json.kind ?? 'collectionType') as ContentType['kind'];
   const options = (json.options ?? {}) as Json;
   const draftAndPublish = options.draftAndPublish === true;
   const privateNames = new Set<string>(Array.isArray(options.privateAttributes) ? options.privateAttributes : []);
-  const declared = buildAttributes(json.attributes as Json, privateNames, { uid: raw.uid, names });
+  const declared = buildAttributes(json.attributes as Json, privateNames, context, raw.uid);
   const attributes: Attribute[] = [
     builtIn('id', 'integer', 0, { required: true, unique: true }),
     ...declared.map((a) => ({ ...a, index: a.index + 1 })),
@@ -81,47 +203,46 @@ function buildContentType(raw: RawContentType, names: NameTable): ContentType {
   };
 }
 
-function buildComponent(raw: RawComponent, names: NameTable): Component {
+function buildComponent(raw: RawComponent, names: ComponentNames, context: BuildContext): Component {
   const json = raw.json as Json;
   const info = (json.info ?? {}) as Json;
   // Inside a component, relations and media are ids in the component's JSON: no link tables.
-  const declared = buildAttributes(json.attributes as Json, new Set(), { names });
+  const declared = buildAttributes(json.attributes as Json, new Set(), context);
   return {
     uid: raw.uid,
     category: raw.category,
     file: raw.file,
     displayName: typeof info.displayName === 'string' ? info.displayName : pascalCase(raw.uid.split('.')[1]!),
-    names: { file: raw.uid, pascal: componentPascal(raw.uid), table: json.collectionName as string },
+    names,
     attributes: [builtIn('id', 'integer', 0, { required: true, unique: true }), ...declared.map((a) => ({ ...a, index: a.index + 1 }))],
   };
 }
 
-interface AttributeContext {
-  /** The owning content type; absent for components. */
-  readonly uid?: string;
-  readonly names: NameTable;
-}
-
-function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: AttributeContext): Attribute[] {
+/** `ownerUid`: the content type declaring the attributes; absent for components. */
+function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: BuildContext, ownerUid?: string): Attribute[] {
   return Object.entries(attributes).map(([name, a], index): Attribute => {
     const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true };
-    const type = a.type as string;
-    if (isScalarType(type)) {
+    const type = storedType(a, context.customFields)!;
+    const customField = a.type === 'customField' ? { customField: a.customField as string } : {};
+    if (isScalarType(type) || type === 'blocks') {
       return {
         ...base,
         kind: 'scalar',
-        type,
+        // blocks are JSON to the database and the APIs; the runtime validates them as blocks.
+        type: type === 'blocks' ? 'json' : type,
         column: snakeCase(name),
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,
         ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField']),
+        ...(type === 'blocks' ? { blocks: true } : {}),
+        ...customField,
       };
     }
     switch (type) {
       case 'relation': {
         const relation = a.relation as RelationKind;
-        const link = context.uid === undefined ? undefined : relationLink(context.uid, name, a, context.names);
+        const storage = ownerUid === undefined ? undefined : relationLink(ownerUid, name, context);
         return {
           ...base,
           kind: 'relation',
@@ -129,11 +250,11 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
           target: a.target,
           ...pick(a, ['inversedBy', 'mappedBy']),
           toMany: relation === 'oneToMany' || relation === 'manyToMany',
-          ...(link ? { link } : {}),
+          ...(storage === undefined ? {} : storage === null ? { unstored: true } : { link: storage }),
         };
       }
       case 'media': {
-        const link = context.uid === undefined ? undefined : ownedLink(context.uid, name, mediaTarget, context.names);
+        const link = ownerUid === undefined ? undefined : context.links.get(linkKey(ownerUid, name));
         return { ...base, kind: 'media', multiple: a.multiple === true, ...pick(a, ['allowedTypes']), ...(link ? { link } : {}) };
       }
       case 'component':
@@ -147,35 +268,33 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
 const mediaTarget = 'plugin::upload.file';
 
 /**
- * The link table of a relation declared by `ownerUid.attribute`. A mappedBy side reads the
- * owning side's table with the columns swapped.
+ * The link table a content type's relation reads (relations.ts decides which): its own, or
+ * another relation's read from the other side (columns swapped); null when Strapi keeps none.
  */
-function relationLink(ownerUid: string, attribute: string, a: Json, names: NameTable): LinkStorage {
-  if (typeof a.mappedBy === 'string') {
-    const owning = ownedLink(a.target as string, a.mappedBy, ownerUid, names);
-    return {
-      table: owning.table,
-      model: owning.model,
-      ownerColumn: owning.targetColumn,
-      targetColumn: owning.ownerColumn,
-      orderColumn: owning.inverseOrderColumn,
-      inverseOrderColumn: owning.orderColumn,
-      owning: false,
-    };
-  }
-  return ownedLink(ownerUid, attribute, a.target as string, names);
+function relationLink(ownerUid: string, attribute: string, context: BuildContext): LinkStorage | null {
+  const storage = context.relations.storage(ownerUid, attribute);
+  if (storage?.kind === 'own') return context.links.get(linkKey(ownerUid, attribute))!;
+  if (storage?.kind !== 'inverse') return null;
+  const owning = context.links.get(linkKey(storage.of.uid, storage.of.attribute))!;
+  return {
+    table: owning.table,
+    model: owning.model,
+    ownerColumn: owning.targetColumn,
+    targetColumn: owning.ownerColumn,
+    orderColumn: owning.inverseOrderColumn,
+    inverseOrderColumn: owning.orderColumn,
+    owning: false,
+  };
 }
 
 /** Strapi v4's naming: `articles_tags_links (article_id, tag_id, tag_order, article_order)`. */
-function ownedLink(ownerUid: string, attribute: string, targetUid: string, names: NameTable): LinkStorage {
-  const owner = names.get(ownerUid)!;
-  const target = names.get(targetUid)!;
+function ownedLink(owner: ContentTypeNames, target: ContentTypeNames, table: string, model: string): LinkStorage {
   const ownerColumn = `${snakeCase(owner.singular)}_id`;
   let targetColumn = `${snakeCase(target.singular)}_id`;
   if (targetColumn === ownerColumn) targetColumn = `inv_${targetColumn}`; // self-relation
   return {
-    table: `${owner.table}_${snakeCase(attribute)}_links`,
-    model: `${owner.pascal}${pascalCase(attribute)}Link`,
+    table,
+    model,
     ownerColumn,
     targetColumn,
     orderColumn: targetColumn.replace(/_id$/, '_order'),

@@ -120,16 +120,15 @@ export const pluginActions: readonly string[] = [
 ];
 
 /**
- * Prisma model names contentgen emits for plugin tables that are not content types; a
- * model of the user's whose name collides would break the schema.
+ * Prisma models contentgen emits for plugin tables that are not content types: their model
+ * names are taken before any content type's (ir/names.ts), their tables may not be a
+ * content type's.
  */
-export const reservedModelNames: readonly string[] = [
-  'AdminApiToken',
-  'Prisma',
-  'PrismaClient',
-  'UploadFile',
-  'UsersPermissionsPermission',
-  'UsersPermissionsRateLimit',
-  'UsersPermissionsRole',
-  'UsersPermissionsUser',
+export const internalModels: readonly { readonly model: string; readonly table: string }[] = [
+  { model: 'AdminApiToken', table: 'strapi_api_tokens' },
+  { model: 'UsersPermissionsRateLimit', table: 'up_rate_limits' },
+  { model: 'ContentgenComponentId', table: 'contentgen_component_ids' },
 ];
+
+/** Tables a content type, component or link may not use: contentgen's own, and Prisma's migration log. */
+export const internalTables: readonly string[] = [...internalModels.map((m) => m.table), '_prisma_migrations'];

@@ -33,6 +33,10 @@ export interface ScalarAttribute extends AttributeBase {
   readonly regex?: string;
   readonly enum?: readonly string[];
   readonly targetField?: string;
+  /** A `blocks` attribute (Strapi's rich-text blocks): JSON holding an array of block nodes. */
+  readonly blocks?: true;
+  /** A `customField` attribute: the custom field's uid (`plugin::color-picker.color`); `type` is the type it stores. */
+  readonly customField?: string;
 }
 
 /**
@@ -64,8 +68,16 @@ export interface RelationAttribute extends AttributeBase {
   readonly mappedBy?: string;
   /** True for oneToMany and manyToMany. */
   readonly toMany: boolean;
-  /** Absent inside components, whose relations are stored as ids in the component's JSON. */
+  /**
+   * Absent inside components, whose relations are stored as ids in the component's JSON,
+   * and for a relation Strapi keeps no storage for (`unstored`).
+   */
   readonly link?: LinkStorage;
+  /**
+   * A content type's relation that Strapi's database layer gives no storage: a mappedBy side
+   * no relation is inversedBy (relations.ts). It reads empty and writes to it are ignored.
+   */
+  readonly unstored?: true;
 }
 
 export interface MediaAttribute extends AttributeBase {
@@ -110,10 +122,18 @@ export interface ContentTypeNames {
   readonly plural: string;
   /** File stem of emitted per-type files: the singular name. */
   readonly file: string;
-  /** PascalCase singular: `BlogPost`. Also the Prisma model name and GraphQL type. */
+  /** PascalCase singular: `BlogPost`: stem of the TS types `BlogPostEntry`, `BlogPostInput`… */
   readonly pascal: string;
-  /** camelCase singular: `blogPost`. Prisma client delegate and TS identifiers. */
+  /**
+   * TS value identifier of the type's metadata constant: camelCase singular (`blogPost`),
+   * never a reserved word, distinct from every other emitted value (`<camel>Routes`,
+   * `<camel>Api` included).
+   */
   readonly camel: string;
+  /** Prisma model name: `BlogPost`, distinct from every other model and from Prisma's own names. */
+  readonly model: string;
+  /** Prisma client property of the model: `blogPost`. */
+  readonly delegate: string;
   /** Database table: collectionName. */
   readonly table: string;
   /** REST base path under /api: plural for collections, singular for single types. */
@@ -142,6 +162,12 @@ export interface ComponentNames {
   /** `ComponentSharedSeo`: GraphQL type name (Strapi's globalId). */
   readonly pascal: string;
   readonly table: string;
+  /** `shared.rich-text` → `sharedRichText`: TS value identifier of the metadata constant. */
+  readonly ident: string;
+  /** `SharedRichTextComponent`: TS type of an instance as the REST API returns it. */
+  readonly type: string;
+  /** `SharedRichTextComponentInput`: TS type of an instance in a write. */
+  readonly input: string;
 }
 
 export interface Component {

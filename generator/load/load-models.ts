@@ -3,7 +3,8 @@
  *  - a Strapi v4 `src/` folder: `api/<api>/content-types/<name>/schema.json` and
  *    `components/<category>/<name>.json`;
  *  - a flat folder: `<name>.json` content types plus `components/<category>/<name>.json`.
- * An optional `permissions.json` maps role types to granted actions.
+ * An optional `permissions.json` maps role types to granted actions, an optional
+ * `customFields.json` custom fields to the types they store (ir/custom-fields.ts).
  *
  * Nothing is interpreted here beyond JSON parsing; errors are collected, not thrown.
  */
@@ -11,6 +12,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelError } from '../validate/model-error.js';
 import { pluginContentTypes } from '../ir/plugins.js';
+import { customFieldsFile } from '../ir/custom-fields.js';
 
 export interface RawFile {
   /** Path relative to the models folder, with forward slashes. */
@@ -35,6 +37,8 @@ export interface LoadedModels {
   readonly contentTypes: readonly RawContentType[];
   readonly components: readonly RawComponent[];
   readonly permissions?: RawFile;
+  /** customFields.json: custom field uid → the type it stores. */
+  readonly customFields?: RawFile;
   readonly errors: readonly ModelError[];
   /** Custom route actions of the output folder's src/api/ files, by content type uid (load-user-code.ts). */
   readonly customActions?: ReadonlyMap<string, readonly string[]>;
@@ -72,7 +76,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
     }
   }
   for (const entry of await sortedEntries(root)) {
-    if (!entry.endsWith('.json') || entry === 'permissions.json') continue;
+    if (!entry.endsWith('.json') || entry === 'permissions.json' || entry === customFieldsFile) continue;
     if (!(await isFile(path.join(root, entry)))) continue;
     const name = entry.slice(0, -'.json'.length);
     const raw = await read(entry);
@@ -106,6 +110,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
   }
 
   const permissions = (await isFile(path.join(root, 'permissions.json'))) ? await read('permissions.json') : undefined;
+  const customFields = (await isFile(path.join(root, customFieldsFile))) ? await read(customFieldsFile) : undefined;
 
   if (!contentTypes.some((ct) => !ct.plugin) && errors.length === 0) {
     errors.push({
@@ -114,7 +119,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
       message: 'no content types found (expected api/<api>/content-types/<name>/schema.json or <name>.json files)',
     });
   }
-  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), errors };
+  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), errors };
 }
 
 /** An extension adds attributes to the plugin's user model (or overrides them), keeping the rest. */

@@ -1,24 +1,28 @@
 import type { LoadedModels, RawFile } from '../load/load-models.js';
 import type { ModelError } from './model-error.js';
 
-/** What every rule sees: the loaded files and a way to report a problem. */
+/** What every rule sees: the loaded files and a way to report a problem, or a warning. */
 export interface ValidationContext {
   readonly models: LoadedModels;
   report(file: RawFile | string, pointer: string, message: string): void;
+  /** Something Strapi accepts and the build follows, that the user should know about. */
+  warn(file: RawFile | string, pointer: string, message: string): void;
 }
 
 /** A rule checks one invariant of the models and reports each violation. */
 export type ValidationRule = (context: ValidationContext) => void;
 
-export function createContext(models: LoadedModels): { context: ValidationContext; errors: ModelError[] } {
+export function createContext(models: LoadedModels): { context: ValidationContext; errors: ModelError[]; warnings: ModelError[] } {
   const errors: ModelError[] = [];
+  const warnings: ModelError[] = [];
+  const at = (file: RawFile | string, pointer: string, message: string): ModelError => ({ file: typeof file === 'string' ? file : file.file, pointer, message });
   return {
     errors,
+    warnings,
     context: {
       models,
-      report(file, pointer, message) {
-        errors.push({ file: typeof file === 'string' ? file : file.file, pointer, message });
-      },
+      report: (file, pointer, message) => void errors.push(at(file, pointer, message)),
+      warn: (file, pointer, message) => void warnings.push(at(file, pointer, message)),
     },
   };
 }

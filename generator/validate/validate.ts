@@ -5,8 +5,9 @@
 import type { LoadedModels } from '../load/load-models.js';
 import { createContext, type ValidationRule } from './context.js';
 import type { ModelError } from './model-error.js';
-import { attributesRule } from './rules/attributes.js';
+import { attributesRule, customFieldsRule } from './rules/attributes.js';
 import { contentTypeShapeRule } from './rules/content-type-shape.js';
+import { graphqlNamesRule } from './rules/graphql-names.js';
 import { permissionsRule } from './rules/permissions.js';
 import { referencesRule } from './rules/references.js';
 import { uniqueNamesRule } from './rules/unique-names.js';
@@ -15,18 +16,27 @@ import { uniqueNamesRule } from './rules/unique-names.js';
 export const modelRules: readonly ValidationRule[] = [
   // kind, info names, collectionName, attributes object
   contentTypeShapeRule,
+  // customFields.json maps custom fields to types
+  customFieldsRule,
   // attribute names, types and per-type options
   attributesRule,
   // relation targets, inverse sides, components
   referencesRule,
   // plural/singular names and tables unique across the models
   uniqueNamesRule,
+  // Strapi's GraphQL names unique across the models
+  graphqlNamesRule,
   // permissions.json names real types and actions
   permissionsRule,
 ];
 
 export function validateModels(models: LoadedModels, rules: readonly ValidationRule[] = modelRules): ModelError[] {
-  const { context, errors } = createContext(models);
+  return checkModels(models, rules).errors;
+}
+
+/** Errors (nothing may be built) and warnings (built as Strapi would, worth knowing). */
+export function checkModels(models: LoadedModels, rules: readonly ValidationRule[] = modelRules): { errors: ModelError[]; warnings: ModelError[] } {
+  const { context, errors, warnings } = createContext(models);
   for (const rule of rules) rule(context);
-  return [...models.errors, ...errors];
+  return { errors: [...models.errors, ...errors], warnings };
 }

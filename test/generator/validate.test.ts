@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../generator/cli.js';
 import { loadModels } from '../../generator/load/load-models.js';
 import { formatModelError } from '../../generator/validate/model-error.js';
-import { validateModels } from '../../generator/validate/validate.js';
-import { tempDir } from '../helpers/paths.js';
+import { checkModels, validateModels } from '../../generator/validate/validate.js';
+import { buildIr } from '../../generator/ir/build-ir.js';
+import { modelsOf, tempDir } from '../helpers/paths.js';
 
 type Files = Record<string, unknown>;
 
@@ -20,6 +21,17 @@ async function writeModels(files: Files): Promise<string> {
     await writeFile(path.join(dir, rel), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   }
   return dir;
+}
+
+/** Errors and warnings, formatted as the CLI prints them. */
+async function problemsOf(files: Files): Promise<{ errors: string[]; warnings: string[] }> {
+  const dir = await writeModels(files);
+  try {
+    const { errors, warnings } = checkModels(await loadModels(dir));
+    return { errors: errors.map(formatModelError), warnings: warnings.map(formatModelError) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function errorsOf(files: Files): Promise<string[]> {
@@ -113,7 +125,7 @@ describe('model validation', () => {
       'author.json': { info: { singularName: 'author', pluralName: 'authors' }, attributes: { name: { type: 'string' } } },
     });
     expect(errors).toEqual([
-      'article.json /attributes/author/inversedBy: content type "api::article.article", attribute "author": inversedBy "posts" is not a relation attribute of "api::author.author"',
+      'article.json /attributes/author/inversedBy: content type "api::article.article", attribute "author": inversedBy "posts" is not a relation attribute of "api::author.author" (Strapi refuses to start on it)',
     ]);
   });
 
@@ -123,7 +135,7 @@ describe('model validation', () => {
       'permissions.json': { public: ['api::article.article.find', 'api::article.article.fnd', 'api::articel.articel.find'] },
     });
     expect(errors).toEqual([
-      'permissions.json /public/1: role "public": unknown action "fnd" in "api::article.article.fnd" (one of find, findOne, create, update, delete). Did you mean "find"?',
+      'permissions.json /public/1: role "public": unknown action "fnd" in "api::article.article.fnd" (one of find, findOne, create, update, delete, or a custom route\'s handler declared in src/api). Did you mean "find"?',
       'permissions.json /public/2: role "public": unknown content type "api::articel.articel" in "api::articel.articel.find". Did you mean "api::article.article"?',
     ]);
   });
@@ -138,14 +150,14 @@ describe('model validation', () => {
     ]);
   });
 
-  it('rejects names that clash with the plugins: the /api/users route and reserved models', async () => {
+  it('rejects names that clash with the plugins: the /api/users route and the GraphQL type UploadFile', async () => {
     const errors = await errorsOf({
       'member.json': { info: { singularName: 'member', pluralName: 'users' }, attributes: {} },
       'upload-file.json': { info: { singularName: 'upload-file', pluralName: 'upload-files' }, attributes: {} },
     });
     expect(errors).toEqual([
       'member.json /info/pluralName: content type "api::member.member": pluralName "users" is already used by "plugin::users-permissions.user"',
-      'upload-file.json /info/singularName: content type "api::upload-file.upload-file": its model name "UploadFile" is reserved by contentgen',
+      'upload-file.json /info/singularName: content type "api::upload-file.upload-file": its GraphQL type "UploadFile" is also the GraphQL type of content type "plugin::upload.file"; Strapi\'s GraphQL schema cannot hold both: rename one of them',
     ]);
   });
 
@@ -159,5 +171,138 @@ describe('model validation', () => {
     expect(stderr).toContain('attribute "title": unknown type "strng"');
     expect(await readdir(outDir).catch(() => 'absent')).toBe('absent');
     await rm(models, { recursive: true, force: true });
+  });
+});
+
+const type = (singular: string, plural: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  kind: 'collectionType',
+  info: { singularName: singular, pluralName: plural, displayName: singular },
+  ...extra,
+  attributes,
+});
+const at = (uid: string, attribute: string) => `content type "${uid}", attribute "${attribute}"`;
+
+describe('shapes of real Strapi projects', () => {
+  it('the real-shapes fixture builds, with a warning for each ambiguous relation and nothing else', async () => {
+    const { errors, warnings } = checkModels(await loadModels(modelsOf('real-shapes')));
+    expect(errors).toEqual([]);
+    expect(warnings.map(formatModelError)).toEqual([
+      `api/category/content-types/category/schema.json /attributes/products/inversedBy: ${at('api::category.category', 'products')}: "api::category.category".products and "api::product.product".categories are inversedBy each other (both owning sides): Strapi stores the relation in the table of the one it reads last, "api::product.product".categories ("products_categories_links"), and reads this side from it, as if it said mappedBy "categories"`,
+      `api/package/content-types/package/schema.json /attributes/subscribers/mappedBy: ${at('api::package.package', 'subscribers')}: mappedBy "pack", but "api::subscription.subscription" has no relation attribute "pack": Strapi keeps no storage for this side, so it always reads empty (null or []) and writes to it are ignored`,
+      `api/writer/content-types/writer/schema.json /attributes/articles/mappedBy: ${at('api::writer.writer', 'articles')}: "api::article.article".author and "api::article.article".editor are both inversedBy "articles": Strapi links this side to the last it reads, "api::article.article".editor (not the one its mappedBy "author" names), in "articles_editor_links"; "api::article.article".author keeps its own table, which this side does not show`,
+    ]);
+  });
+
+  it('the CLI builds it and prints each warning', async () => {
+    const outDir = await tempDir('real-shapes-out');
+    let stderr = '';
+    const code = await main(['build', modelsOf('real-shapes'), '-o', path.join(outDir, 'out')], { write: () => true } as never, { write: (s: string) => ((stderr += s), true) } as never);
+    await rm(outDir, { recursive: true, force: true });
+    expect(code).toBe(0);
+    expect(stderr.split('\n').filter((line) => line.startsWith('contentgen: warning: '))).toHaveLength(3);
+  });
+
+  it('names every generated identifier validly and distinctly: a component and a type of one name, reserved words, Prisma\'s names', async () => {
+    const dir = await writeModels({
+      'merchant-home.json': type('merchant-home', 'merchant-homes', { hero: { type: 'component', component: 'merchant.home' } }),
+      'package.json': type('package', 'packages', { name: { type: 'string' } }),
+      'prisma-client.json': type('prisma-client', 'prisma-clients', { name: { type: 'string' } }),
+      'admin-api-token.json': type('admin-api-token', 'admin-api-tokens', { name: { type: 'string' } }),
+      'article.json': type('article', 'articles', { tags: { type: 'relation', relation: 'manyToMany', target: 'api::article-tags-link.article-tags-link' }, tagsLinks: { type: 'string' } }),
+      'article-tags-link.json': type('article-tags-link', 'article-tags-links', { name: { type: 'string' } }),
+      'components/merchant/home.json': { collectionName: 'components_merchant_homes', attributes: { headline: { type: 'string' } } },
+    });
+    try {
+      const models = await loadModels(dir);
+      expect(validateModels(models).map(formatModelError)).toEqual([]);
+      const ir = buildIr(models, 'sqlite');
+      const names = (uid: string) => ir.contentTypes.find((ct) => ct.uid === uid)!.names;
+      expect(names('api::merchant-home.merchant-home')).toMatchObject({ camel: 'merchantHome', model: 'MerchantHome' });
+      expect(ir.components[0]!.names).toMatchObject({ ident: 'merchantHome_2', type: 'MerchantHome_2Component', pascal: 'ComponentMerchantHome' });
+      expect(names('api::package.package')).toMatchObject({ camel: 'package_2', model: 'Package', delegate: 'package' });
+      expect(names('api::prisma-client.prisma-client')).toMatchObject({ camel: 'prismaClient', model: 'PrismaClient_2', delegate: 'prismaClient_2' });
+      expect(names('api::admin-api-token.admin-api-token')).toMatchObject({ model: 'AdminApiToken_2' });
+      // The link model of article.tags would be ArticleTagsLink, the model of type article-tags-link.
+      const tags = ir.contentTypes.find((ct) => ct.uid === 'api::article.article')!.attributes.find((a) => a.name === 'tags');
+      expect(tags).toMatchObject({ link: { model: 'ArticleTagsLink_2', table: 'articles_tags_links' } });
+      expect(names('api::article-tags-link.article-tags-link').model).toBe('ArticleTagsLink');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses, naming both files, what would break Strapi\'s GraphQL names', async () => {
+    const errors = await errorsOf({
+      'components/blog/post-card.json': { collectionName: 'components_blog_post_cards', attributes: { title: { type: 'string' } } },
+      'components/blog-post/card.json': { collectionName: 'components_blog_post_card2s', attributes: { title: { type: 'string' } } },
+      'query.json': type('query', 'queries', {}),
+      'color.json': type('color', 'colors', { tone: { type: 'enumeration', enum: ['dark red', 'dark-red', 'blue'] } }),
+    });
+    expect(errors).toEqual([
+      `color.json /attributes/tone/enum: ${at('api::color.color', 'tone')}: enumeration values "dark red" and "dark-red" are both the GraphQL enum value dark_red (Strapi refuses to start on it): make them differ in letters or digits`,
+      'query.json /info/singularName: content type "api::query.query": its GraphQL type "Query" is the GraphQL schema\'s own; Strapi\'s GraphQL schema cannot hold both: rename it',
+      'components/blog-post/card.json: component "blog-post.card": its GraphQL type "ComponentBlogPostCard" is also the GraphQL type of component "blog.post-card" (components/blog/post-card.json); Strapi\'s GraphQL schema cannot hold both: rename one of them',
+    ]);
+  });
+
+  it('a type named subscription is an ordinary type', async () => {
+    expect(await problemsOf({ 'subscription.json': type('subscription', 'subscriptions', { email: { type: 'email' } }) })).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('refuses each polymorphic relation kind with one precise message', async () => {
+    const errors = await errorsOf({
+      'article.json': article({
+        a: { type: 'relation', relation: 'morphToOne' },
+        b: { type: 'relation', relation: 'morphToMany' },
+        c: { type: 'relation', relation: 'morphOne', target: 'api::article.article', morphBy: 'a' },
+        d: { type: 'relation', relation: 'morphMany', target: 'api::article.article', morphBy: 'b' },
+      }),
+    });
+    expect(errors).toEqual(
+      ['a', 'b', 'c', 'd'].map(
+        (name, i) =>
+          `article.json /attributes/${name}/relation: ${at('api::article.article', name)}: polymorphic relation "${['morphToOne', 'morphToMany', 'morphOne', 'morphMany'][i]}" is not supported: contentgen serves relations to one content type (oneToOne, oneToMany, manyToOne, manyToMany); in Strapi v4 morph relations come from plugins (the upload plugin's "related"), not from the Content-Type Builder`,
+      ),
+    );
+  });
+
+  it('builds custom fields of known plugins and of customFields.json; an unknown one is one precise error', async () => {
+    const ok = await problemsOf({
+      'product.json': type('product', 'products', {
+        color: { type: 'customField', customField: 'plugin::color-picker.color', options: { format: 'hex' } },
+        html: { type: 'customField', customField: 'plugin::ckeditor.CKEditor' },
+        html5: { type: 'customField', customField: 'plugin::ckeditor5.CKEditor' },
+        stars: { type: 'customField', customField: 'global::stars', max: 5 },
+      }),
+      'customFields.json': { 'global::stars': 'integer' },
+    });
+    expect(ok).toEqual({ errors: [], warnings: [] });
+    const errors = await errorsOf({
+      'product.json': type('product', 'products', {
+        icon: { type: 'customField', customField: 'plugin::icon-picker.icon' },
+        stars: { type: 'customField', customField: 'global::stars', max: 'five' },
+      }),
+      'customFields.json': { 'global::stars': 'integer', 'plugin::x.y': 'strng' },
+    });
+    expect(errors).toEqual([
+      'customFields.json /plugin::x.y: custom field "plugin::x.y": "strng" is not a type a custom field stores (one of biginteger, boolean, date, datetime, decimal, email, enumeration, float, integer, json, password, richtext, string, text, time, uid, blocks). Did you mean "string"?',
+      `product.json /attributes/icon/customField: ${at('api::product.product', 'icon')}: unknown custom field "plugin::icon-picker.icon" (plugin "icon-picker"): contentgen does not know which type it stores; map it in customFields.json beside the models, e.g. {"plugin::icon-picker.icon": "string"}`,
+      `product.json /attributes/stars/max: ${at('api::product.product', 'stars')}: max must be a number`,
+    ]);
+  });
+
+  it('accepts blocks', async () => {
+    expect(await problemsOf({ 'article.json': article({ body: { type: 'blocks', required: true } }) })).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('refuses the two-way relations Strapi refuses to start with', async () => {
+    const errors = await errorsOf({
+      'author.json': type('author', 'authors', { posts: { type: 'relation', relation: 'oneToMany', target: 'api::post.post', inversedBy: 'author' } }),
+      'post.json': type('post', 'posts', { author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author', mappedBy: 'posts' } }),
+    });
+    expect(errors).toEqual([
+      `author.json /attributes/posts/inversedBy: ${at('api::author.author', 'posts')}: a oneToMany relation cannot own a two-way relation (Strapi refuses to start: "one side of a oneToMany cannot be the owner side in a bidirectional relation"): give it mappedBy, and the other side's manyToOne inversedBy`,
+      `post.json /attributes/author/mappedBy: ${at('api::post.post', 'author')}: a manyToOne relation must own a two-way relation (Strapi refuses to start: "The many side of a manyToOne must be the owning side"): give it inversedBy, and the other side's oneToMany mappedBy`,
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * one link model per relation or media field, component and dynamic-zone values as JSON.
  */
 import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
-import { camelCase } from '../../ir/names.js';
+import { camelCase, Namespace } from '../../ir/names.js';
 import type { ContentType, LinkStorage, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
@@ -71,12 +71,14 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
     if (a.kind === 'scalar') fields.push(scalarField(a, ir));
     else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
   }
-  // Prisma needs the back side of every link model's relations.
+  // Prisma needs the back side of every link model's relations; their names must not be an
+  // attribute's (an attribute may well be called `tagsLinks`).
+  const names = new Namespace(fields.map(([name]) => name));
   for (const l of links) {
-    if (l.owner.uid === ct.uid) fields.push([`${l.attribute}Links`, `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
-    if (l.target.uid === ct.uid) fields.push([`${camelCase(l.link.model)}sTo`, `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
+    if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
+    if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
   }
-  return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.pascal, table: ct.names.table, fields, blockAttributes: [] };
+  return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes: [] };
 }
 
 /** Component and dynamic-zone columns: JSON kept as written (see jsonNativeType). */
@@ -109,10 +111,14 @@ function scalarField(attribute: ScalarAttribute, ir: Schema): FieldRow {
  */
 function linkModel(l: LinkTable): PrismaModel {
   const { link } = l;
-  const ownerId = camelCase(link.ownerColumn);
-  const targetId = camelCase(link.targetColumn);
-  const ownerField = ownerId.replace(/Id$/, '');
-  const targetField = targetId.replace(/Id$/, '');
+  // Field names from the columns; distinct even when one column's name ends like another's.
+  const names = new Namespace(['id']);
+  const ownerId = names.claim(camelCase(link.ownerColumn));
+  const targetId = names.claim(camelCase(link.targetColumn));
+  const orderField = names.claim(camelCase(link.orderColumn));
+  const inverseOrderField = names.claim(camelCase(link.inverseOrderColumn));
+  const ownerField = names.claim(camelCase(link.ownerColumn).replace(/Id$/, ''));
+  const targetField = names.claim(camelCase(link.targetColumn).replace(/Id$/, ''));
   const blockAttributes: string[] = [];
   const unique = (...fields: string[]) => blockAttributes.push(`@@unique([${fields.join(', ')}])`);
   switch (l.relation) {
@@ -135,17 +141,17 @@ function linkModel(l: LinkTable): PrismaModel {
   blockAttributes.push(`@@index([${targetId}])`);
   const what = l.owner.attributes.find((a) => a.name === l.attribute)!.kind === 'media' ? 'media field' : `${l.relation} relation`;
   return {
-    comment: `Links of ${l.owner.names.pascal}.${l.attribute} (${what} to ${l.target.uid})`,
+    comment: `Links of ${l.owner.names.model}.${l.attribute} (${what} to ${l.target.uid})`,
     name: link.model,
     table: link.table,
     fields: [
       ['id', 'Int', '@id @default(autoincrement())'],
       [ownerId, 'Int', `@map("${link.ownerColumn}")`],
       [targetId, 'Int', `@map("${link.targetColumn}")`],
-      [camelCase(link.orderColumn), 'Float?', `@map("${link.orderColumn}")`],
-      [camelCase(link.inverseOrderColumn), 'Float?', `@map("${link.inverseOrderColumn}")`],
-      [ownerField, l.owner.names.pascal, `@relation("${link.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade)`],
-      [targetField, l.target.names.pascal, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade)`],
+      [orderField, 'Float?', `@map("${link.orderColumn}")`],
+      [inverseOrderField, 'Float?', `@map("${link.inverseOrderColumn}")`],
+      [ownerField, l.owner.names.model, `@relation("${link.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade)`],
+      [targetField, l.target.names.model, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade)`],
     ],
     blockAttributes,
   };

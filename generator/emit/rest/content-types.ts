@@ -6,7 +6,7 @@
  * component (shared write shapes in runtime/entry-types.ts).
  */
 import { scalarTypes } from '../../ir/scalars.js';
-import { camelCase } from '../../ir/names.js';
+import { lowerFirst } from '../../ir/names.js';
 import type { Attribute, ContentType, LinkStorage, ScalarAttribute, ScalarType, Schema } from '../../ir/types.js';
 import type { FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
 import { FileMap } from '../file-map.js';
@@ -95,46 +95,15 @@ export interface EntryTypeNaming {
   component(uid: string): ComponentIdents;
 }
 
-/** Shared write shapes, imported from runtime/entry-types.ts. */
-const runtimeTypeNames = ['RelationChanges', 'RelationConnectRef', 'RelationPosition', 'RelationRef', 'ToManyRelationWrite', 'ToOneRelationWrite'];
-
 /**
- * Names every component's identifiers so that each is a valid identifier and none collides
- * with another emitted name, whatever the component's folder and file names: the stem is the
- * uid in PascalCase (`shared.rich-text` → `SharedRichText`, as `camelCase` spells the
- * metadata constant), reduced to ASCII letters and digits (`_` first when it would start with
- * a digit). Should two stems meet, or a stem meet a content type's names (type
- * `shared-seo-component` has `SharedSeoComponentInput`, constant `sharedSeo`…), the first
- * component in uid order keeps it and the next get `_2`, `_3`…, which no natural stem has.
+ * The identifiers of every content type and component in emitted code, as the IR names them
+ * (ir/build-ir.ts: valid and distinct whatever the models' names).
  */
 export function entryTypeNaming(ir: Schema): EntryTypeNaming {
   const contentTypes = new Map(ir.contentTypes.map((ct) => [ct.uid, ct]));
-  const takenTypes = new Set<string>([
-    ...runtimeTypeNames,
-    'ContentTypeMeta',
-    'ComponentMeta',
-    ...ir.contentTypes.flatMap((ct) => [`${ct.names.pascal}Attributes`, `${ct.names.pascal}Entry`, `${ct.names.pascal}Input`]),
-  ]);
-  // Values index.ts declares or imports besides the components' constants.
-  const takenValues = new Set<string>(['contentTypes', 'components', 'registry', 'routes', ...ir.contentTypes.flatMap((ct) => [ct.names.camel, `${ct.names.camel}Routes`])]);
-  const components = new Map<string, ComponentIdents>();
-  for (const component of ir.components) {
-    const natural = componentStem(component.uid);
-    const idents = (stem: string): ComponentIdents => ({
-      value: stem[0]!.toLowerCase() + stem.slice(1),
-      type: `${stem}Component`,
-      input: `${stem}ComponentInput`,
-      file: component.names.file,
-    });
-    let candidate = idents(natural);
-    for (let n = 2; takenTypes.has(candidate.type) || takenTypes.has(candidate.input) || takenValues.has(candidate.value); n++) {
-      candidate = idents(`${natural}_${n}`);
-    }
-    takenTypes.add(candidate.type);
-    takenTypes.add(candidate.input);
-    takenValues.add(candidate.value);
-    components.set(component.uid, candidate);
-  }
+  const components = new Map(
+    ir.components.map((c): [string, ComponentIdents] => [c.uid, { value: c.names.ident, type: c.names.type, input: c.names.input, file: c.names.file }]),
+  );
   return {
     contentType(uid) {
       const ct = contentTypes.get(uid);
@@ -147,16 +116,6 @@ export function entryTypeNaming(ir: Schema): EntryTypeNaming {
       return idents;
     },
   };
-}
-
-/** `shared.rich-text` → `SharedRichText`, `2col.x` → `_2colX`; as `camelCase` for ordinary uids. */
-function componentStem(uid: string): string {
-  const stem = uid
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
-  return stem === '' || /^[0-9]/.test(stem) ? `_${stem}` : stem;
 }
 
 /** The `import type` lines of one emitted file, by module, skipping the file itself. */
@@ -280,7 +239,7 @@ function writeMembers(attributes: readonly Attribute[], naming: EntryTypeNaming,
     switch (a.kind) {
       case 'scalar': {
         if (!a.writable || neverWritable.has(a.name)) break;
-        const type = a.type === 'enumeration' && a.enum ? enumType(a.enum) : scalarInputTypes[a.type];
+        const type = a.blocks ? blocksType : a.type === 'enumeration' && a.enum ? enumType(a.enum) : scalarInputTypes[a.type];
         members.push(`${a.name}?: ${type}${type === 'unknown' ? '' : nullable};`);
         break;
       }
@@ -316,8 +275,12 @@ function zoneType(components: readonly string[], which: 'type' | 'input', naming
 }
 
 function scalarResponseType(a: ScalarAttribute): string {
+  if (a.blocks) return blocksType;
   return a.type === 'enumeration' && a.enum ? enumType(a.enum) : scalarTypes[a.type].ts;
 }
+
+/** A blocks value: a list of block nodes (`{ type: 'paragraph', children: [...] }`, …). */
+const blocksType = 'Array<{ type: string; [key: string]: unknown }>';
 
 function enumType(values: readonly string[]): string {
   return values.map((v) => tsLiteral(v)).join(' | ');
@@ -336,12 +299,22 @@ export function contentTypeMeta(ct: ContentType) {
     singularName: ct.names.singular,
     pluralName: ct.names.plural,
     table: ct.names.table,
-    delegate: ct.names.camel,
+    delegate: ct.names.delegate,
     draftAndPublish: ct.draftAndPublish,
     populateCreatorFields: ct.populateCreatorFields,
-    fields: Object.fromEntries(ct.attributes.map((a) => [a.name, fieldMeta(a)])),
+    fields: Object.fromEntries([...ct.attributes.map((a) => [a.name, fieldMeta(a)]), ...(ct.populateCreatorFields ? creatorFields : [])]),
   };
 }
+
+/**
+ * `createdBy` and `updatedBy` with `populateCreatorFields`: Strapi's relations to the admin
+ * user who wrote the entry. There are no admin users here (entries are written through the
+ * APIs), so they populate as `{ data: null }`, as Strapi answers for such entries.
+ */
+const creatorFields: [string, FieldMeta][] = ['createdBy', 'updatedBy'].map((name) => [
+  name,
+  { kind: 'relation', name, relation: 'oneToOne', target: 'admin::user', toMany: false, unstored: true },
+]);
 
 /** IR attribute → runtime FieldMeta, dropping what the runtime never reads. */
 export function fieldMeta(a: Attribute): FieldMeta {
@@ -358,6 +331,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...(a.unique ? { unique: true } : {}),
         ...(a.writable ? {} : { writable: false }),
         ...definedOnly({ minLength: a.minLength, maxLength: a.maxLength, min: a.min, max: a.max, regex: a.regex, enum: a.enum, default: a.default, targetField: a.targetField }),
+        ...(a.blocks ? { blocks: true } : {}),
       } as FieldMeta;
     case 'relation':
       return {
@@ -367,6 +341,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
         target: a.target,
         toMany: a.toMany,
         ...(a.link ? { link: linkMeta(a.link, a.relation === 'oneToMany' || (a.relation === 'oneToOne' && (a.inversedBy ?? a.mappedBy) !== undefined)) } : {}),
+        ...(a.unstored ? { unstored: true } : {}),
       };
     case 'media':
       return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link, false) } : {}) } as FieldMeta;
@@ -380,7 +355,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
 function linkMeta(link: LinkStorage, targetExclusive: boolean): LinkMeta {
   return {
     table: link.table,
-    delegate: camelCase(link.model),
+    delegate: lowerFirst(link.model),
     ownerColumn: link.ownerColumn,
     targetColumn: link.targetColumn,
     orderColumn: link.orderColumn,

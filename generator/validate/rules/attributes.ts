@@ -1,11 +1,14 @@
+import { customFieldsFile, customFieldTypes, customFieldTypesOf, customFieldUidPattern, isCustomFieldType } from '../../ir/custom-fields.js';
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
 
-export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone'] as const;
+export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
+/** Strapi v4's polymorphic relations: refused (README, Models). */
+export const morphRelationKinds = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
 const mediaTypes = ['images', 'videos', 'files', 'audios'];
 
 /**
@@ -29,14 +32,33 @@ const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Every attribute has a known type and options that make sense for it. */
 export const attributesRule: ValidationRule = (context) => {
-  for (const ct of context.models.contentTypes) checkAttributes(context, ct, 'content type');
-  for (const component of context.models.components) checkAttributes(context, component, 'component');
+  const customFields = customFieldTypesOf(context.models.customFields?.json);
+  for (const ct of context.models.contentTypes) checkAttributes(context, ct, 'content type', customFields);
+  for (const component of context.models.components) checkAttributes(context, component, 'component', customFields);
+};
+
+/** customFields.json maps custom field uids to the types they store. */
+export const customFieldsRule: ValidationRule = ({ models, report }) => {
+  const file = models.customFields;
+  if (!file) return;
+  if (!isPlainObject(file.json)) {
+    report(file, '', `${customFieldsFile} must be an object mapping custom field uids to the types they store, e.g. {"plugin::color-picker.color": "string"}`);
+    return;
+  }
+  for (const [uid, type] of Object.entries(file.json)) {
+    if (!customFieldUidPattern.test(uid)) report(file, pointer(uid), `"${uid}" is not a custom field uid like "plugin::color-picker.color" or "global::my-field"`);
+    if (!isCustomFieldType(type)) {
+      const hint = typeof type === 'string' ? didYouMean(type, customFieldTypes) : '';
+      report(file, pointer(uid), `custom field "${uid}": ${JSON.stringify(type)} is not a type a custom field stores (one of ${customFieldTypes.join(', ')}).${hint}`);
+    }
+  }
 };
 
 function checkAttributes(
   context: ValidationContext,
   model: RawFile & { uid: string },
   kind: 'content type' | 'component',
+  customFields: ReadonlyMap<string, string>,
 ): void {
   const columns = new Map<string, string>();
   for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
@@ -61,20 +83,39 @@ function checkAttributes(
       report([], 'an attribute must be an object like {"type": "string"}');
       continue;
     }
-    const type = attribute.type;
-    if (typeof type !== 'string') {
+    if (typeof attribute.type !== 'string') {
       report(['type'], 'missing "type"');
       continue;
     }
+    let type: string = attribute.type;
     if (!isScalarType(type) && !(nonScalarTypes as readonly string[]).includes(type)) {
       report(['type'], `unknown type "${type}".${didYouMean(type, [...scalarTypeNames, ...nonScalarTypes])}`);
       continue;
+    }
+    if (type === 'customField') {
+      const uid = attribute.customField;
+      if (typeof uid !== 'string' || uid === '') {
+        report(['customField'], 'missing "customField" (the custom field\'s uid, e.g. "plugin::color-picker.color")');
+        continue;
+      }
+      const stored = customFields.get(uid);
+      if (stored === undefined) {
+        const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
+        report(
+          ['customField'],
+          `unknown custom field "${uid}"${plugin ? ` (plugin "${plugin}")` : ''}: contentgen does not know which type it stores; map it in ${customFieldsFile} beside the models, e.g. {"${uid}": "string"}`,
+        );
+        continue;
+      }
+      type = stored; // validated as the type it stores
     }
     for (const flag of ['required', 'unique', 'private', 'repeatable', 'multiple', 'configurable', 'writable', 'visible']) {
       if (attribute[flag] !== undefined && typeof attribute[flag] !== 'boolean') report([flag], `${flag} must be true or false`);
     }
     if (isScalarType(type)) checkScalarOptions(attribute, type, report);
-    else if (type === 'relation') checkRelation(attribute, kind, report);
+    else if (type === 'blocks') {
+      if (attribute.default !== undefined && attribute.default !== null && !Array.isArray(attribute.default)) report(['default'], `default ${JSON.stringify(attribute.default)} does not fit type "blocks" (a list of blocks)`);
+    } else if (type === 'relation') checkRelation(attribute, kind, report);
     else if (type === 'media') {
       const allowed = attribute.allowedTypes;
       if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((t) => !mediaTypes.includes(t as string)))) {
@@ -160,14 +201,21 @@ function checkDefault(value: unknown, type: string, report: Report): void {
 
 function checkRelation(attribute: Record<string, unknown>, kind: string, report: Report): void {
   const relation = attribute.relation;
+  if (typeof relation === 'string' && (morphRelationKinds as readonly string[]).includes(relation)) {
+    // One message: a morph relation has no single target, so nothing else about it applies.
+    report(
+      ['relation'],
+      `polymorphic relation "${relation}" is not supported: contentgen serves relations to one content type (${relationKinds.join(', ')}); in Strapi v4 morph relations come from plugins (the upload plugin's "related"), not from the Content-Type Builder`,
+    );
+    return;
+  }
   if (typeof relation !== 'string' || !(relationKinds as readonly string[]).includes(relation)) {
     const hint = typeof relation === 'string' ? didYouMean(relation, relationKinds) : '';
-    const morph = typeof relation === 'string' && relation.startsWith('morph') ? ' (polymorphic relations are not supported)' : '';
-    report(['relation'], `relation must be one of ${relationKinds.join(', ')}${morph}.${hint}`);
+    report(['relation'], `relation must be one of ${relationKinds.join(', ')}.${hint}`);
   }
   if (typeof attribute.target !== 'string') report(['target'], 'missing "target" (e.g. "api::author.author")');
-  if (attribute.inversedBy !== undefined && attribute.mappedBy !== undefined) {
-    report(['inversedBy'], 'a relation has either inversedBy (owning side) or mappedBy (inverse side), not both');
+  for (const key of ['inversedBy', 'mappedBy'] as const) {
+    if (attribute[key] !== undefined && typeof attribute[key] !== 'string') report([key], `${key} must be the name of an attribute of the target`);
   }
   if (kind === 'component' && (attribute.inversedBy !== undefined || attribute.mappedBy !== undefined)) {
     report(['relation'], 'relations inside components are one-way: remove inversedBy/mappedBy');

@@ -1,11 +1,13 @@
+import { resolveRelations } from '../../ir/relations.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationRule } from '../context.js';
 
 /**
- * Relation targets and components exist; two-way relations point at each other; components
+ * Relation targets and components exist; two-way relations are stored as Strapi stores them
+ * (ir/relations.ts: what Strapi refuses is an error, what is ambiguous a warning); components
  * do not contain themselves.
  */
-export const referencesRule: ValidationRule = ({ models, report }) => {
+export const referencesRule: ValidationRule = ({ models, report, warn }) => {
   const contentTypes = new Map(models.contentTypes.map((ct) => [ct.uid, ct]));
   const componentUids = models.components.map((c) => c.uid);
   const owners = [
@@ -23,19 +25,6 @@ export const referencesRule: ValidationRule = ({ models, report }) => {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
           continue;
         }
-        for (const side of ['inversedBy', 'mappedBy'] as const) {
-          const other = attribute[side];
-          if (other === undefined) continue;
-          const back = attributesOf(target.json)[other as string];
-          const expected = side === 'inversedBy' ? 'mappedBy' : 'inversedBy';
-          if (!isPlainObject(back) || back.type !== 'relation') {
-            report(model, pointer('attributes', name, side), `${owner}: ${side} "${String(other)}" is not a relation attribute of "${target.uid}"`);
-          } else if (back.target !== model.uid || back[expected] !== name) {
-            report(model, pointer('attributes', name, side), `${owner}: "${target.uid}".${String(other)} must have target "${model.uid}" and ${expected} "${name}"`);
-          } else if (!relationsMatch(attribute.relation, back.relation)) {
-            report(model, pointer('attributes', name, 'relation'), `${owner}: ${String(attribute.relation)} does not match the other side's ${String(back.relation)}`);
-          }
-        }
       }
       const refs: [string, string[]][] = [];
       if (attribute.type === 'component' && typeof attribute.component === 'string') refs.push([attribute.component, ['component']]);
@@ -48,6 +37,13 @@ export const referencesRule: ValidationRule = ({ models, report }) => {
         }
       }
     }
+  }
+
+  const byUid = new Map(models.contentTypes.map((ct) => [ct.uid, ct]));
+  for (const note of resolveRelations(models.contentTypes).notes) {
+    const model = byUid.get(note.uid)!;
+    const message = `${where(model, 'content type', note.attribute)}: ${note.message}`;
+    (note.level === 'error' ? report : warn)(model, pointer('attributes', note.attribute, note.key), message);
   }
 
   // A component reachable from itself would nest forever.
@@ -74,14 +70,3 @@ export const referencesRule: ValidationRule = ({ models, report }) => {
     }
   }
 };
-
-const inverseOf: Record<string, string> = {
-  oneToOne: 'oneToOne',
-  oneToMany: 'manyToOne',
-  manyToOne: 'oneToMany',
-  manyToMany: 'manyToMany',
-};
-
-function relationsMatch(a: unknown, b: unknown): boolean {
-  return typeof a === 'string' && inverseOf[a] === b;
-}

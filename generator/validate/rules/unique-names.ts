@@ -1,10 +1,11 @@
-import { reservedModelNames } from '../../ir/plugins.js';
-import { pascalCase } from '../../ir/names.js';
+import { internalTables } from '../../ir/plugins.js';
 import { isPlainObject, pointer, type ValidationRule } from '../context.js';
 
 /**
- * Names that become routes, GraphQL fields and tables must not collide: two types with the
- * same plural name would answer the same REST path.
+ * Names that become routes and tables must not collide: two types with the same plural name
+ * would answer the same REST path (Strapi refuses them too), two with one table would share
+ * it. (Everything else contentgen names is made distinct in ir/names.ts; Strapi's GraphQL
+ * names are checked by graphql-names.ts.)
  */
 export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
   // The users-permissions plugin serves /api/users and /api/users-permissions itself.
@@ -14,8 +15,7 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
     ['upload', 'plugin::upload'],
     ['auth', 'plugin::users-permissions'],
   ]);
-  const modelOwners = new Map<string, string>(reservedModelNames.map((name) => [name, 'contentgen']));
-  const tableOwners = new Map<string, string>();
+  const tableOwners = new Map<string, string>(internalTables.map((table) => [table, 'contentgen']));
   for (const ct of models.contentTypes) {
     if (!isPlainObject(ct.json) || !isPlainObject(ct.json.info)) continue;
     const info = ct.json.info;
@@ -30,19 +30,18 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
         routeOwners.set(name, ct.uid);
       }
     }
-    if (!ct.plugin && typeof info.singularName === 'string') {
-      const model = pascalCase(info.singularName);
-      const owner = modelOwners.get(model);
-      if (owner) report(ct, pointer('info', 'singularName'), `content type "${ct.uid}": its model name "${model}" is reserved by ${owner}`);
-      modelOwners.set(model, ct.uid);
-    }
     const table = typeof ct.json.collectionName === 'string' ? ct.json.collectionName : typeof info.pluralName === 'string' ? info.pluralName.replace(/-/g, '_') : undefined;
-    if (table) claimTable(table, ct.uid, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": table "${table}" is already used by "${tableOwners.get(table)}"`));
+    if (table) claimTable(table, ct.uid, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": table "${table}" is already used by ${owner(table)}`));
   }
   for (const component of models.components) {
     if (!isPlainObject(component.json) || typeof component.json.collectionName !== 'string') continue;
     const table = component.json.collectionName;
-    claimTable(table, component.uid, () => report(component, pointer('collectionName'), `component "${component.uid}": table "${table}" is already used by "${tableOwners.get(table)}"`));
+    claimTable(table, component.uid, () => report(component, pointer('collectionName'), `component "${component.uid}": table "${table}" is already used by ${owner(table)}`));
+  }
+
+  function owner(table: string): string {
+    const uid = tableOwners.get(table.toLowerCase())!;
+    return uid === 'contentgen' ? 'contentgen itself (its own table)' : `"${uid}"`;
   }
 
   function claimTable(table: string, uid: string, onClash: () => void): void {

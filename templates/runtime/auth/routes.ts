@@ -17,7 +17,6 @@ import type { JwtService } from './jwt.js';
 import { confirmationMessage, resetPasswordMessage, type MailSender } from './mail.js';
 import type { Passwords } from './passwords.js';
 import type { Policy } from './policy.js';
-import { bodyField, type RateLimitTarget } from './rate-limit.js';
 import type { UsersPermissionsStore } from './store.js';
 import { parseUserId, type UserService } from './users.js';
 import { asObject, notType, validateBody } from './validation.js';
@@ -30,13 +29,8 @@ export interface PluginRoute {
   readonly path: string;
   /** The permission this route requires. */
   readonly action: string;
-  /** Rate-limited like Strapi's auth routes (and send-email-confirmation, which sends mail). */
+  /** Rate-limited like Strapi's auth routes. */
   readonly rateLimited: boolean;
-  /**
-   * What the rate limit counts per (with the path and IP): what this route acts on, read as
-   * the route reads it, never a body field the route ignores. Absent: the path and IP alone.
-   */
-  readonly rateLimitTarget?: RateLimitTarget;
   readonly handler: (ctx: AuthContext) => Promise<void>;
 }
 
@@ -88,17 +82,13 @@ export function hashCode(code: string): string {
 export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[] {
   const { db, policy, store, users, jwt, passwords, config } = deps;
   const advanced = () => config.advanced;
-  /** `limit`: rate-limited, per this target (null: per path and IP only). */
-  const route = (method: PluginRoute['method'], path: string, action: string, handler: PluginRoute['handler'], limit?: RateLimitTarget | null): PluginRoute => ({
+  const route = (method: PluginRoute['method'], path: string, action: string, handler: PluginRoute['handler'], rateLimited = false): PluginRoute => ({
     method,
     path,
     action: `${plugin}.${action}`,
-    rateLimited: limit !== undefined,
-    ...(limit ? { rateLimitTarget: limit } : {}),
+    rateLimited,
     handler,
   });
-  const bodyTarget = (name: string): RateLimitTarget => (ctx) => bodyField(ctx, name);
-  const currentUser: RateLimitTarget = (ctx) => (ctx.state.user ? `user:${ctx.state.user.id}` : undefined);
   const can = (ctx: AuthContext) => (action: string) => ctx.state.auth.can(action);
   const sendMail = (message: Parameters<MailSender>[0]) => deps.sendMail(message);
 
@@ -112,7 +102,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (advanced().email_confirmation && !candidate.confirmed) throw new ApplicationError('Your account email is not confirmed');
       if (candidate.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
       ctx.body = { jwt: jwt.issue(candidate.id), user: await users.findOne(candidate.id, {}, can(ctx)) };
-    }, bodyTarget('identifier')),
+    }, true),
 
     route('POST', '/auth/local/register', 'auth.register', async (ctx) => {
       const settings = advanced();
@@ -147,7 +137,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
         return;
       }
       ctx.body = { jwt: jwt.issue(id), user };
-    }, bodyTarget('email')),
+    }, true),
 
     route('POST', '/auth/forgot-password', 'auth.forgotPassword', async (ctx) => {
       const { email } = validateBody(forgotPasswordSchema, body(ctx));
@@ -160,7 +150,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
         sendMail(resetPasswordMessage(user.email ?? email!, advanced().email_reset_password, token, config.email)).catch(deps.log);
       }
       ctx.body = { ok: true };
-    }, bodyTarget('email')),
+    }, true),
 
     route('POST', '/auth/reset-password', 'auth.resetPassword', async (ctx) => {
       const { password, passwordConfirmation, code } = validateBody(resetPasswordSchema, body(ctx));
@@ -169,7 +159,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (id === null) throw new ValidationError('Incorrect code provided');
       await users.update(id, { resetPasswordToken: null, password });
       ctx.body = { jwt: jwt.issue(id), user: await users.findOne(id, {}, can(ctx)) };
-    }, null), // the code is what is guessed: counted per path and IP
+    }, true),
 
     route('POST', '/auth/change-password', 'auth.changePassword', async (ctx) => {
       const me = ctx.state.user;
@@ -181,7 +171,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       const before = await users.findOne(me.id, {}, can(ctx));
       await users.update(me.id, { password });
       ctx.body = { jwt: jwt.issue(me.id), user: before };
-    }, currentUser),
+    }, true),
 
     route('GET', '/auth/email-confirmation', 'auth.emailConfirmation', async (ctx) => {
       const { confirmation } = validateBody(confirmationSchema, query(ctx));
@@ -191,20 +181,21 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       ctx.redirect(advanced().email_confirmation_redirection || '/');
     }),
 
-    // One answer for unknown, confirmed, blocked and unconfirmed addresses (Strapi answers 400
-    // `Already confirmed` / `User blocked` for known ones, which tells who has an account); the
-    // mail goes out after the answer, so its delay does not tell either.
     route('POST', '/auth/send-email-confirmation', 'auth.sendEmailConfirmation', async (ctx) => {
       const { email } = validateBody(emailSchema, body(ctx));
       const id = await users.idWhere('email', email!.toLowerCase());
       const user = id === null ? null : await store.authUser(db, id);
-      if (user && !user.confirmed && !user.blocked) {
-        const token = randomBytes(20).toString('hex');
-        await users.setColumns(user.id, { confirmationToken: hashCode(token) });
-        sendMail(confirmationMessage(user.email ?? email!, deps.confirmationUrl(), token, config.email)).catch(deps.log);
+      if (!user) {
+        ctx.body = { email, sent: true };
+        return;
       }
-      ctx.body = { email: email!.toLowerCase(), sent: true };
-    }, bodyTarget('email')),
+      if (user.confirmed) throw new ApplicationError('Already confirmed');
+      if (user.blocked) throw new ApplicationError('User blocked');
+      const token = randomBytes(20).toString('hex');
+      await users.setColumns(user.id, { confirmationToken: hashCode(token) });
+      await sendMail(confirmationMessage(user.email ?? email!, deps.confirmationUrl(), token, config.email));
+      ctx.body = { email: user.email, sent: true };
+    }),
 
     // Fixed paths before /users/:id.
     route('GET', '/users/count', 'user.count', async (ctx) => {

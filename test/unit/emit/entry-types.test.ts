@@ -176,7 +176,6 @@ describe('odd names and nested links', () => {
       attributes: {
         seo: { type: 'component', component: 'shared.seo' },
         meta: { type: 'component', component: 'shared.seo-meta', repeatable: true },
-        metaToo: { type: 'component', component: 'shared.seoMeta' },
         zone: { type: 'dynamiczone', components: ['2col.1st'] },
         card: { type: 'component', component: 'shared.card', required: true },
         owner: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
@@ -184,7 +183,7 @@ describe('odd names and nested links', () => {
     },
     'components/shared/seo.json': { collectionName: 'components_shared_seos', attributes: { title: { type: 'string' } } },
     'components/shared/seo-meta.json': { collectionName: 'components_shared_seo_metas', attributes: { a: { type: 'string' } } },
-    'components/shared/seoMeta.json': { collectionName: 'components_shared_seo_metas2', attributes: { b: { type: 'integer' } } },
+    // (shared.seoMeta beside shared.seo-meta would be one GraphQL type, ComponentSharedSeoMeta, in Strapi too: refused, see validate.test.ts.)
     'components/2col/1st.json': { collectionName: 'components_2col_1sts', attributes: { left: { type: 'text' } } },
     // Its metadata constant would be `contentTypes`, which index.ts exports.
     'components/content/types.json': { collectionName: 'components_content_types', attributes: { c: { type: 'boolean' } } },
@@ -221,7 +220,6 @@ describe('odd names and nested links', () => {
     const of = (uid: string) => naming.component(uid);
     expect(of('shared.seo')).toEqual({ value: 'sharedSeo_2', type: 'SharedSeo_2Component', input: 'SharedSeo_2ComponentInput', file: 'shared.seo' });
     expect(of('shared.seo-meta')).toMatchObject({ value: 'sharedSeoMeta', type: 'SharedSeoMetaComponent' });
-    expect(of('shared.seoMeta')).toMatchObject({ value: 'sharedSeoMeta_2', type: 'SharedSeoMeta_2Component' });
     expect(of('2col.1st')).toMatchObject({ value: '_2col1st', type: '_2col1stComponent', input: '_2col1stComponentInput' });
     expect(of('content.types')).toMatchObject({ value: 'contentTypes_2', type: 'ContentTypes_2Component' });
     expect(of('shared.card')).toMatchObject({ value: 'sharedCard', type: 'SharedCardComponent' });
@@ -308,7 +306,6 @@ export const input: SharedSeoComponentInput = {
   zone: [{ __component: '2col.1st', left: 'text' }],
   seo: { title: 'x' },
   meta: [{ a: 'x' }],
-  metaToo: { b: 1 },
   owner: null,
 };
 export const entry: SharedSeoComponentEntry['attributes']['owner'] = { data: null };
