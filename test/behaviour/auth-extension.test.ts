@@ -106,7 +106,7 @@ describe('email confirmation', () => {
     expect((await api.get(`/api/auth/email-confirmation?confirmation=${code}`)).status).toBe(400); // used once
   });
 
-  it('send-email-confirmation: a new code for unconfirmed users; Strapi\'s answers otherwise', async () => {
+  it('send-email-confirmation: a new code for unconfirmed users; the same answer for every address', async () => {
     await api.post('/api/auth/local/register', { username: 'rita', email: 'rita@example.com', password: 'secret123' });
     const first = await mailedCode('rita@example.com');
     expect(await api.post('/api/auth/send-email-confirmation', { email: 'RITA@example.com' })).toMatchObject({ status: 200, body: { email: 'rita@example.com', sent: true } });
@@ -118,8 +118,17 @@ describe('email confirmation', () => {
     expect(second).not.toBe(first);
     expect((await api.get(`/api/auth/email-confirmation?confirmation=${first}`)).status).toBe(400);
     expect((await api.get(`/api/auth/email-confirmation?confirmation=${second}`)).status).toBe(302);
-    expect(await api.post('/api/auth/send-email-confirmation', { email: 'rita@example.com' })).toMatchObject({ status: 400, body: { error: { message: 'Already confirmed' } } });
-    expect(await api.post('/api/auth/send-email-confirmation', { email: 'nobody@example.com' })).toMatchObject({ status: 200, body: { email: 'nobody@example.com', sent: true } });
+
+    // Confirmed, blocked and unknown addresses get exactly the answer an unconfirmed one gets
+    // (Strapi answers 400 `Already confirmed` / `User blocked`: who has an account shows), and no mail.
+    const blocked = await api.post('/api/auth/local/register', { username: 'ursula', email: 'ursula@example.com', password: 'secret123' });
+    expect((await admin.put(`/api/users/${blocked.body.user.id}`, { blocked: true })).status).toBe(200);
+    const mailsBefore = server.output().match(/email-confirmation\?confirmation=/g)?.length ?? 0;
+    for (const email of ['rita@example.com', 'Ursula@example.com', 'nobody@example.com']) {
+      expect(await api.post('/api/auth/send-email-confirmation', { email }), email).toMatchObject({ status: 200, body: { email: email.toLowerCase(), sent: true } });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.output().match(/email-confirmation\?confirmation=/g)?.length ?? 0).toBe(mailsBefore);
   });
 
   it('a valid JWT of an unconfirmed user is refused: "Invalid credentials"', async () => {

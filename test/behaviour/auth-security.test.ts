@@ -121,7 +121,7 @@ describe('JWTs', () => {
   });
 });
 
-describe('rate limit of the auth routes (defaults: 10 per 60 s per email, path and IP)', () => {
+describe('rate limit of the auth routes (defaults: 10 per 60 s per target, path and IP)', () => {
   it('answers 429 RateLimitError past 10 requests, per email and path, counted in the database', async () => {
     const hit = (email: string, to: string = server.url) => client(to).post('/api/auth/forgot-password', { email });
     for (let i = 1; i <= 10; i++) {
@@ -147,13 +147,58 @@ describe('rate limit of the auth routes (defaults: 10 per 60 s per email, path a
     expect(rows.some((r) => r.hits >= 11 && /^[0-9a-f]{64}$/.test(r.key))).toBe(true);
   });
 
-  it('login attempts share one key per path and IP (Strapi keys on body.email)', async () => {
+  it('login counts per identifier (trimmed, lower-cased) and IP: a random email in the body is no way around it', async () => {
+    await register('guessed');
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await api.post('/api/auth/local', { identifier: `guess-${i}`, password: 'guess' })).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
-    expect(statuses[10]).toBe(429);
+    for (let i = 0; i < 10; i++) {
+      const identifier = i % 2 ? ' Guessed@Example.COM ' : 'guessed@example.com';
+      statuses.push((await api.post('/api/auth/local', { identifier, password: `wrong-${i}`, email: `random-${i}@example.com` })).status);
+    }
+    expect(statuses).toEqual(Array(10).fill(400));
+    // The right password is refused too while the identifier is limited (Strapi keyed on body.email: a fresh counter per guess).
+    const right = await api.post('/api/auth/local', { identifier: 'guessed@example.com', password: 'secret123', email: 'fresh@example.com' });
+    expect(right.status).toBe(429);
+    expect(right.body.jwt).toBeUndefined();
+    // Another identifier from the same IP has its own counter.
+    expect((await api.post('/api/auth/local', { identifier: 'victim', password: 'secret123' })).status).toBe(200);
     // Other routes are not rate-limited.
     expect((await api.get('/api/articles')).status).toBe(200);
+  });
+
+  it('register counts per email, whatever else the body holds', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await api.post('/api/auth/local/register', { username: `same-email-${i}`, email: 'Same.Email@example.com', password: 'secret123', identifier: `x${i}` })).status);
+    }
+    expect(statuses).toEqual([200, ...Array(9).fill(400)]);
+    expect((await api.post('/api/auth/local/register', { username: 'same-email-x', email: 'same.email@example.com ', password: 'secret123' })).status).toBe(429);
+    expect((await api.post('/api/auth/local/register', { username: 'other-email', email: 'other.email@example.com', password: 'secret123' })).status).toBe(200);
+  });
+
+  it('reset-password counts per IP: the code is what is guessed, and a body field changes nothing', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await api.post('/api/auth/reset-password', { code: `guess-${i}`, password: 'secret123', passwordConfirmation: 'secret123' })).status);
+    expect(statuses).toEqual(Array(10).fill(400));
+    expect((await api.post('/api/auth/reset-password', { code: 'another', password: 'secret123', passwordConfirmation: 'secret123', email: 'x@example.com' })).status).toBe(429);
+  });
+
+  it('change-password counts per user: one user guessing does not block another', async () => {
+    const guesser = await register('pwguesser');
+    const bystander = await register('pwbystander');
+    const change = (who: { jwt: string }, currentPassword: string) =>
+      api.post('/api/auth/change-password', { currentPassword, password: 'newsecret1', passwordConfirmation: 'newsecret1' }, bearer(who.jwt));
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await change(guesser, `wrong-${i}`)).status);
+    expect(statuses).toEqual(Array(10).fill(400));
+    expect((await change(guesser, 'secret123')).status).toBe(429);
+    expect((await change(bystander, 'wrong')).status).toBe(400);
+  });
+
+  it('send-email-confirmation (not limited by Strapi, it sends mail) counts per email', async () => {
+    const send = (email: string) => api.post('/api/auth/send-email-confirmation', { email });
+    for (let i = 0; i < 10; i++) expect((await send('mailbox@example.com')).status, `request ${i + 1}`).toBe(200);
+    expect((await send('MAILBOX@example.com')).status).toBe(429);
+    expect((await send('another-mailbox@example.com')).status).toBe(200);
   });
 });
 

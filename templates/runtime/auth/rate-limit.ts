@@ -1,7 +1,14 @@
 /**
  * Rate limit of the auth routes, like Strapi's (koa2-ratelimit): a fixed window per key
- * `<lower(body.email) | "unknownIdentifier">:<normalized lower path>:<ip>`, `max` requests per
- * `interval` ms; past that, 429 RateLimitError `Too many requests, please try again later.`
+ * `<target>:<normalized lower path>:<ip>`, `max` requests per `interval` ms; past that, 429
+ * RateLimitError `Too many requests, please try again later.`
+ *
+ * The target is what the route acts on, read the way the route reads it (see `RateLimitTarget`):
+ * login's `identifier`, the `email` of register, forgot-password and send-email-confirmation,
+ * the authenticated user of change-password, nothing (the IP alone) for reset-password. Strapi
+ * keys every route on `body.email`, which login ignores: a random `email` in a login body gave
+ * a fresh counter per guess. Identifiers are trimmed and lower-cased, so `Alice` and ` alice`
+ * share one counter; a value that is not a string or number counts as `unknownIdentifier`.
  *
  * The counters never live in process memory, so every server process shares the limit:
  * they are in the database (`up_rate_limits`), where one statement per request increments
@@ -36,6 +43,29 @@ export interface RateLimitStore {
   hit(key: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }>;
 }
 
+/**
+ * What a rate-limited route acts on, from the request (its body is parsed, its caller
+ * authenticated). Undefined, null, '' or a non-scalar value: `unknownIdentifier`, i.e. the path
+ * and IP alone.
+ */
+export type RateLimitTarget = (ctx: Context) => unknown;
+
+/** Strapi's target: `body.email` (the GraphQL twins of the auth routes pass theirs there). */
+export const bodyEmail: RateLimitTarget = (ctx) => bodyField(ctx, 'email');
+
+/** A field of the parsed JSON body, own properties only. */
+export function bodyField(ctx: Context, name: string): unknown {
+  const body = (ctx.request as { body?: unknown }).body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** The target as it appears in the key: trimmed and lower-cased; absent or unusable → `unknownIdentifier`. */
+export function normalizeTarget(value: unknown): string {
+  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : '';
+  const normalized = text.trim().toLowerCase();
+  return normalized === '' ? 'unknownIdentifier' : normalized;
+}
+
 export class RateLimiter {
   readonly #store: RateLimitStore;
 
@@ -49,19 +79,17 @@ export class RateLimiter {
     this.#store = 'dialect' in store ? new DatabaseRateLimitStore(store, log) : store;
   }
 
-  /** Strapi's key, before hashing. */
-  static key(ctx: Context): string {
-    const body = (ctx.request as { body?: unknown }).body;
-    const email = body && typeof body === 'object' ? (body as Record<string, unknown>).email : undefined;
-    const identifier = email === undefined || email === null || email === '' ? 'unknownIdentifier' : String(email).toLowerCase();
+  /** The key of a request, before hashing: `<target>:<path>:<ip>` (target: `body.email` unless given). */
+  static key(ctx: Context, target: RateLimitTarget = bodyEmail): string {
     const requestPath = path.posix.normalize(ctx.path).toLowerCase().replace(/\/$/, '');
-    return `${identifier}:${requestPath}:${ctx.ip}`;
+    return `${normalizeTarget(target(ctx))}:${requestPath}:${ctx.ip}`;
   }
 
-  middleware() {
+  /** The limiter of one route, counting per `target` (default `body.email`, as Strapi), path and IP. */
+  middleware(target: RateLimitTarget = bodyEmail) {
     return async (ctx: Context, next: Next): Promise<void> => {
       if (!this.settings.enabled) return next();
-      const { hits, resetAt } = await this.hit(RateLimiter.key(ctx));
+      const { hits, resetAt } = await this.hit(RateLimiter.key(ctx, target));
       const { max } = this.settings;
       ctx.set('X-RateLimit-Limit', String(max));
       ctx.set('X-RateLimit-Remaining', String(Math.max(0, max - hits)));

@@ -214,6 +214,7 @@ function stringRules(field: ScalarFieldMeta, value: string, ctx: RuleContext): s
   }
   const cap = isPositiveInteger(maxLength) ? maxLength : MAX_STRING_LENGTH;
   if (value.length > cap) failures.push(messages.maxLength(field.name, cap));
+  if (value.includes('\u0000')) failures.push(messages.nul(field.name));
   // Pattern checks on megabytes of text are pointless and risk slow user regexes.
   if (value.length > MAX_STRING_LENGTH) return failures;
 

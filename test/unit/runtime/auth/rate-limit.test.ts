@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../../templates/runtime/db/database.js';
 import type { Dialect } from '../../../../templates/runtime/meta.js';
-import { RateLimiter } from '../../../../templates/runtime/auth/rate-limit.js';
+import { normalizeTarget, RateLimiter } from '../../../../templates/runtime/auth/rate-limit.js';
 import { tempMariaDb, tempPostgres, type TempDatabase } from '../../db/databases.js';
 
 interface Backend {
@@ -154,5 +154,24 @@ describe.each(backends)('rate limiter on %s', (_name, open) => {
     expect(await limiter.hit('shared-key')).toEqual({ hits: 1, resetAt: clock + 60_000 });
     expect((await limiter.hit('other-key')).hits).toBe(1);
     expect((await limiter.hit('other-key')).hits).toBe(2);
+  });
+});
+
+describe('RateLimiter.key: what a route acts on, with the path and IP', () => {
+  const ctx = (body: unknown, path = '/api/auth/local/', ip = '10.0.0.1') => ({ request: { body }, path, ip }) as never;
+
+  it('counts per target (trimmed, lower-cased), normalized path and IP', () => {
+    const identifier = (c: { request: { body: { identifier?: unknown } } }) => c.request.body.identifier;
+    expect(RateLimiter.key(ctx({ identifier: ' Alice@Example.COM ' }), identifier as never)).toBe('alice@example.com:/api/auth/local:10.0.0.1');
+    expect(RateLimiter.key(ctx({ identifier: 'alice@example.com', email: 'random@example.com' }), identifier as never)).toBe('alice@example.com:/api/auth/local:10.0.0.1');
+  });
+
+  it('Strapi\'s body.email by default; absent, empty or not a string: the path and IP alone', () => {
+    expect(RateLimiter.key(ctx({ email: 'Bob@example.com' }))).toBe('bob@example.com:/api/auth/local:10.0.0.1');
+    for (const body of [{}, { email: '' }, { email: '   ' }, { email: { $ne: 1 } }, { email: ['a'] }, null, [1], 'text']) {
+      expect(RateLimiter.key(ctx(body)), JSON.stringify(body)).toBe('unknownIdentifier:/api/auth/local:10.0.0.1');
+    }
+    expect(RateLimiter.key(ctx(JSON.parse('{"__proto__": {"email": "x@example.com"}}')))).toBe('unknownIdentifier:/api/auth/local:10.0.0.1');
+    expect(normalizeTarget(42)).toBe('42');
   });
 });

@@ -374,3 +374,36 @@ describe('compileFilters: what is a 400 "Invalid parameter <key>"', () => {
     expectInvalidParameter('filters=title', 'filters');
   });
 });
+
+describe('compileFilters: limits (REST and GraphQL alike)', () => {
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+  it('compares at most 1,000 values: 400, not a statement over the bound-parameter limit', () => {
+    expect(whereValue('sqlite', { id: { $in: ids(1000) } }).params).toHaveLength(1000);
+    expect(() => whereValue('sqlite', { id: { $in: ids(1001) } })).toThrow(new ValidationError('Too many values in filters: at most 1000'));
+    expect(() => whereValue('postgresql', { id: { $in: ids(40_000) } })).toThrow(new ValidationError('Too many values in filters: at most 1000'));
+    expect(() => whereValue('mysql', { $or: ids(600).map((id) => ({ id: { $between: [id, id + 1] } })) })).toThrow(/Too many values in filters/);
+  });
+
+  it('holds at most 1,000 conditions, values or not', () => {
+    expect(() => whereValue('sqlite', { $or: ids(1000).map((id) => ({ id })) })).not.toThrow();
+    expect(() => whereValue('sqlite', { $or: ids(20_000).map((id) => ({ id })) })).toThrow(new ValidationError('Too many conditions in filters: at most 1000'));
+    expect(() => whereValue('sqlite', { $or: ids(1001).map(() => ({ title: { $null: true } })) })).toThrow(new ValidationError('Too many conditions in filters: at most 1000'));
+    expect(() => whereValue('sqlite', { title: { $contains: ids(1001).map(String) } })).toThrow(/Too many/);
+  });
+
+  it('nests at most 32 levels', () => {
+    const nest = (levels: number, key: string, leaf: unknown): unknown => (levels === 0 ? leaf : { [key]: key === '$not' ? nest(levels - 1, key, leaf) : [nest(levels - 1, key, leaf)] });
+    expect(() => whereValue('sqlite', nest(30, '$and', { id: 1 }))).not.toThrow();
+    expect(() => whereValue('sqlite', nest(5000, '$and', { id: 1 }))).toThrow(new ValidationError('Filters are nested too deeply: at most 32 levels'));
+    expect(() => whereValue('sqlite', nest(5000, '$not', { id: 1 }))).toThrow(/nested too deeply/);
+    expect(() => whereValue('sqlite', { title: nest(5000, '$not', 'x') })).toThrow(/nested too deeply/);
+  });
+
+  it('a long $or is grouped by 100: SQLite refuses expression trees 1,000 deep', () => {
+    const { sql } = whereValue('sqlite', { $or: ids(1000).map((id) => ({ id })) });
+    expect(sql!.startsWith('((')).toBe(true);
+    expect(sql!.match(/\(\(|\) OR \(/g)!.length).toBeGreaterThan(5);
+    expect(whereValue('sqlite', { $or: ids(100).map((id) => ({ id })) }).sql!.startsWith('("id" = ? OR')).toBe(true);
+  });
+});

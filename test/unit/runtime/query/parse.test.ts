@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../../../templates/runtime/errors.js';
 import { parseQueryString } from '../../../../templates/runtime/query/parse.js';
 
 describe('parseQueryString', () => {
@@ -38,5 +39,15 @@ describe('parseQueryString', () => {
       depth++;
     }
     expect(depth).toBe(20);
+  });
+});
+
+describe('parseQueryString limits', () => {
+  it('1,000 parameters parse; one more is a 400 (Strapi silently drops the rest)', () => {
+    const params = (n: number) => Array.from({ length: n }, (_, i) => `filters[$or][${i % 100}][id]=${i}`).join('&');
+    expect(() => parseQueryString(params(1000))).not.toThrow();
+    expect(() => parseQueryString(params(1001))).toThrow(new ValidationError('Too many query parameters: at most 1000'));
+    expect(() => parseQueryString('&'.repeat(1000))).toThrow(ValidationError);
+    expect(() => parseQueryString(`?${'a=1&'.repeat(999)}a=1`)).not.toThrow();
   });
 });

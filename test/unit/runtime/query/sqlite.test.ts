@@ -238,3 +238,11 @@ describe('on SQLite: search, order, pages and publication state', () => {
     expect(db.prepare(plan.select.sql).all(...plan.select.params)).toEqual([{ id: 3, title: '100% sure' }]);
   });
 });
+
+describe('on SQLite: large filters', () => {
+  it('an $or of 1,000 conditions runs (SQLite refuses an OR chain 1,000 deep)', () => {
+    const filters = { $or: Array.from({ length: 1000 }, (_, i) => ({ id: i + 1 })) };
+    const plan = buildFindQuery(article, { filters }, options);
+    expect(db.prepare(plan.select.sql).all(...plan.select.params)).toHaveLength(10);
+  });
+});

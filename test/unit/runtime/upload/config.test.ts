@@ -12,6 +12,8 @@ describe('resolveUploadConfig', () => {
       responsiveDimensions: true,
       sizeOptimization: true,
       autoOrientation: false,
+      maxImagePixels: 50_000_000,
+      imageConcurrency: 2,
       maxAge: 60,
     });
   });
@@ -31,5 +33,7 @@ describe('resolveUploadConfig', () => {
     expect(() => resolveUploadConfig({ breakpoints: { 'x/y': 100 } })).toThrow('letters and digits');
     expect(() => resolveUploadConfig({ breakpoints: { big: -5 } })).toThrow('breakpoints.big');
     expect(() => resolveUploadConfig({ sizeOptimization: 'yes' as never })).toThrow('sizeOptimization');
+    expect(() => resolveUploadConfig({ maxImagePixels: 0 })).toThrow('upload config maxImagePixels must be a positive integer, got 0');
+    expect(() => resolveUploadConfig({ config: { imageConcurrency: 0.5 } })).toThrow('imageConcurrency');
   });
 });

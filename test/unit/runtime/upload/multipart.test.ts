@@ -158,4 +158,22 @@ describe('readMultipart', () => {
     expect(truncated).toBeInstanceOf(ValidationError);
     expect(await readdir(tmpDir)).toEqual([]);
   });
+
+  it('a body that ends inside a file part it discards: 400, and no unhandled error (it ended the process)', async () => {
+    const full = body([{ name: 'not-a-file-field', value: Buffer.alloc(5000, 1), filename: 'cut.bin' }]);
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => errors.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      const truncated = await failure(
+        readMultipart(request(full.subarray(0, 3000), { 'content-length': String(full.length) }), { limits, tmpDir, acceptFile: (field) => field === 'files' }),
+      );
+      expect(truncated).toBeInstanceOf(ValidationError);
+      expect(truncated.message).toBe('Invalid multipart/form-data request: Unexpected end of form');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+    expect(errors).toEqual([]);
+  });
 });

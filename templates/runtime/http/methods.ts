@@ -1,0 +1,25 @@
+/**
+ * The answer to a method the path's routes do not have: 405 MethodNotAllowedError in the
+ * error envelope, with an `Allow` header listing the path's methods, whether the router knows
+ * the method (`PATCH /api/articles`) or not (`PROPFIND`, `LOCK`, `PURGE`…: @koa/router's
+ * `allowedMethods({ throw: true })` raised a 501 there, which the envelope only knew as a 500
+ * with a stack trace in the log; Strapi answers it 501). A path no route has is a 404 whatever
+ * the method. Methods Node's HTTP parser does not know (`FOO`) never reach the application:
+ * Node answers 400 Bad Request itself.
+ */
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { MethodNotAllowedError, NotFoundError } from '../errors.js';
+
+export function allowedMethods(router: Router<any, any>) {
+  const answer = router.allowedMethods();
+  return async function methodNotAllowed(ctx: Context, next: Next): Promise<void> {
+    await answer(ctx as never, next);
+    if ((ctx.body !== undefined && ctx.body !== null) || (ctx.status !== 405 && ctx.status !== 501)) return;
+    if (ctx.response.get('Allow') === '') {
+      ctx.remove('Allow');
+      throw new NotFoundError();
+    }
+    throw new MethodNotAllowedError();
+  };
+}
