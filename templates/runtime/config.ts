@@ -158,7 +158,7 @@ export function defaultGraphqlConfig(): GraphqlConfig {
     shadowCRUD: true,
     playgroundAlways: false,
     depthLimit: 10,
-    defaultLimit: 10,
+    defaultLimit: 25,
     maxLimit: 100,
     documentSizeLimit: 100_000,
     maxTokens: 2_000,

@@ -362,10 +362,11 @@ describe('permissions and authentication (same as REST)', () => {
 });
 
 describe('limits and request errors', () => {
-  it('at most maxLimit (100) items per list; defaultLimit (10) without pagination', async () => {
+  it('at most maxLimit (100) items per list; defaultLimit (25, as Strapi) without pagination', async () => {
     await data(`mutation { ${Array.from({ length: 101 }, (_, i) => `m${i}: createTag(data: { name: "many-${i}" }) { data { id } }`).join('\n')} }`);
     const count = async (pagination: string) => (await data(`{ tags(filters: { name: { startsWith: "many-" } }${pagination}) { data { id } } }`)).tags.data.length;
-    expect(await count('')).toBe(10);
+    expect(await count('')).toBe(25);
+    expect((await data('{ tags { meta { pagination { page pageSize } } } }')).tags.meta.pagination).toEqual({ page: 1, pageSize: 25 });
     expect(await count(', pagination: { limit: 500 }')).toBe(100);
     expect(await count(', pagination: { limit: -1 }')).toBe(100);
     expect(await count(', pagination: { pageSize: 1000 }')).toBe(100);

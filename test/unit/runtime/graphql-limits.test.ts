@@ -297,7 +297,7 @@ describe('plugins.graphql settings', () => {
       shadowCRUD: true,
       playgroundAlways: false,
       depthLimit: 10,
-      defaultLimit: 10,
+      defaultLimit: 25,
       maxLimit: 100,
       documentSizeLimit: 100_000,
       maxTokens: 2000,
