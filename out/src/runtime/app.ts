@@ -24,6 +24,7 @@ import { resolveMiddlewares } from './extend/middlewares.js';
 import { checkPolicies, resolvePolicies, restPolicyContext } from './extend/policies.js';
 import { createGraphqlPlugin, type GraphqlRegister } from './graphql/index.js';
 import { jsonBody } from './http/body.js';
+import { allowedMethods } from './http/methods.js';
 import { serverTiming } from './http/server-timing.js';
 import { buildStack, defaultStack } from './http/stack.js';
 import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
@@ -94,10 +95,10 @@ export function buildApp(options: AppOptions): App {
   };
 
   const router = new Router<AppState>({ prefix: config.api.rest.prefix });
-  const rateLimit = auth.rateLimiter.middleware();
   for (const route of auth.routes) {
     const guard = auth.authenticator.guard(route.action);
-    router.register(route.path, [route.method], route.rateLimited ? [guard, rateLimit, route.handler] : [guard, route.handler]);
+    const limit = route.rateLimited ? [auth.rateLimiter.middleware(route.rateLimitTarget ?? (() => undefined))] : [];
+    router.register(route.path, [route.method], [guard, ...limit, route.handler]);
   }
   const mount = (route: Route, routeConfig: RouteConfig | undefined, where: string) => {
     const service = serviceFor(route.meta);
@@ -171,7 +172,7 @@ export function buildApp(options: AppOptions): App {
   for (const middleware of stack) app.use(middleware);
   app.use(graphql.middleware);
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(allowedMethods(router));
   return { koa: app, service: (uid) => serviceFor(options.registry.contentTypes.get(uid) ?? unknownType(uid)) };
 }
 

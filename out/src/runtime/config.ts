@@ -70,6 +70,19 @@ export interface GraphqlConfig {
   maxLimit: number;
   /** Largest query document accepted, in bytes (413 past it). */
   documentSizeLimit: number;
+  /** Most tokens (names, punctuators, values) in a query document; 0: no limit. */
+  maxTokens: number;
+  /** Most fields written in a query document, aliases and fragments' fields included; 0: no limit. */
+  maxFields: number;
+  /** Most aliased fields in a query document; 0: no limit. */
+  maxAliases: number;
+  /**
+   * Highest cost of an operation: each field counts 1, times the items of the lists it is in
+   * (each list's pagination, or defaultLimit); 0: no limit.
+   */
+  maxComplexity: number;
+  /** Largest response, in bytes of JSON; 0: no limit. */
+  responseSizeLimit: number;
 }
 
 /** Strapi's `config/plugins.js` → `users-permissions.config`, plus its advanced settings. */
@@ -146,9 +159,14 @@ export function defaultGraphqlConfig(): GraphqlConfig {
     shadowCRUD: true,
     playgroundAlways: false,
     depthLimit: 10,
-    defaultLimit: 10,
+    defaultLimit: 25,
     maxLimit: 100,
     documentSizeLimit: 100_000,
+    maxTokens: 2_000,
+    maxFields: 1_000,
+    maxAliases: 200,
+    maxComplexity: 20_000,
+    responseSizeLimit: 10_000_000,
   };
 }
 
@@ -184,6 +202,8 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
   };
 }
 
+type GraphqlCostKey = 'maxTokens' | 'maxFields' | 'maxAliases' | 'maxComplexity' | 'responseSizeLimit';
+
 export function resolveGraphqlConfig(user: DeepPartial<GraphqlConfig> & { amountLimit?: number }): GraphqlConfig {
   const at = (key: string) => `config plugins.graphql.${key}`;
   const { amountLimit, ...rest } = user;
@@ -195,10 +215,11 @@ export function resolveGraphqlConfig(user: DeepPartial<GraphqlConfig> & { amount
   for (const key of ['shadowCRUD', 'playgroundAlways'] as const) {
     if (typeof config[key] !== 'boolean') throw new Error(`${at(key)} must be true or false`);
   }
-  const integer = (key: 'depthLimit' | 'defaultLimit' | 'maxLimit' | 'documentSizeLimit', min: number) => {
+  const integer = (key: 'depthLimit' | 'defaultLimit' | 'maxLimit' | 'documentSizeLimit' | GraphqlCostKey, min: number) => {
     if (!Number.isInteger(config[key]) || config[key] < min) throw new Error(`${at(key)} must be an integer of at least ${min}, got ${String(config[key])}`);
   };
   integer('depthLimit', 0);
+  for (const key of ['maxTokens', 'maxFields', 'maxAliases', 'maxComplexity', 'responseSizeLimit'] as const) integer(key, 0);
   integer('defaultLimit', 1);
   integer('maxLimit', -1);
   integer('documentSizeLimit', 1);

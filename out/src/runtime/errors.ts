@@ -79,6 +79,15 @@ export class RateLimitError extends ApplicationError {
   }
 }
 
+/** A method the path's routes do not answer (the `Allow` header lists theirs). */
+export class MethodNotAllowedError extends ApplicationError {
+  override status = 405;
+  override name = 'MethodNotAllowedError';
+  constructor(message = 'Method Not Allowed', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
 /** `Invalid parameter <key>`: the error Strapi's validateQuery raises for unknown or private keys. */
 export function invalidParameter(key: string): ValidationError {
   return new ValidationError(`Invalid parameter ${key}`);

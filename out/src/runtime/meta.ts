@@ -55,6 +55,11 @@ export interface ScalarFieldMeta {
   readonly enum?: readonly string[];
   readonly default?: unknown;
   readonly targetField?: string;
+  /**
+   * A `blocks` attribute (Strapi's rich-text blocks, type `json` here): stored and served as
+   * JSON, validated as a list of block nodes (entity/blocks.ts).
+   */
+  readonly blocks?: true;
 }
 
 /** Relation kinds of Strapi v4. */
@@ -89,6 +94,13 @@ export interface RelationFieldMeta {
   readonly toMany: boolean;
   /** Absent inside components: their relations are ids in the component's JSON. */
   readonly link?: LinkMeta;
+  /**
+   * A content type's relation with no storage, as in Strapi: the creator fields
+   * (`createdBy`/`updatedBy` with populateCreatorFields; admin users are not served) and a
+   * mappedBy side nothing is inversedBy. It populates as `{ data: null }` or `{ data: [] }`
+   * and writes to it are ignored. Its target may be absent from the registry (`admin::user`).
+   */
+  readonly unstored?: true;
   readonly private?: boolean;
 }
 

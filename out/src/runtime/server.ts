@@ -12,6 +12,7 @@
  * any number of processes can serve one database behind a load balancer.
  */
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import Koa from 'koa';
 import { buildApp } from './app.js';
@@ -32,6 +33,9 @@ import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './db/prov
 import type { GraphqlRegister } from './graphql/index.js';
 import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
+
+/** How long a kept-alive connection may stay idle once shutdown began before it is closed. */
+const idleGraceMs = 1_000;
 
 export interface StartOptions {
   /** The server's root folder (where prisma/ and data/ live). */
@@ -129,9 +133,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const close = () =>
     (closing ??= (async () => {
       shuttingDown = true;
-      // No new connections; idle keep-alive ones close now, busy ones after their answer.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // No new connections. Open ones are not cut: each next answer says `Connection: close`
+      // (http/health.ts), after which the client closes it; a request already on its way over
+      // a kept-alive connection is still answered. (http.Server#close would also close idle
+      // connections at once, racing a client that is sending on one: net.Server's does not.)
+      const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+      // Connections that stay idle are closed after a grace period, well before keepAliveTimeout.
+      setTimeout(() => server.closeIdleConnections(), idleGraceMs).unref();
       if (inFlight.count > 0) console.log(`shutting down: waiting for ${inFlight.count} request(s) in flight`);
       const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), shutdownTimeoutMs).unref());
       const drained = await Promise.race([Promise.all([closed, inFlight.idle()]), timeout]);

@@ -95,7 +95,6 @@ export interface ArticleFiltersInput {
   readingTime?: TimeFilterInput | null;
   lastReviewedAt?: DateTimeFilterInput | null;
   metadata?: JSONFilterInput | null;
-  editorNote?: StringFilterInput | null;
   author?: AuthorFiltersInput | null;
   category?: CategoryFiltersInput | null;
   tags?: TagFiltersInput | null;
@@ -1199,9 +1198,6 @@ export interface UsersPermissionsUserFiltersInput {
   username?: StringFilterInput | null;
   email?: StringFilterInput | null;
   provider?: StringFilterInput | null;
-  password?: StringFilterInput | null;
-  resetPasswordToken?: StringFilterInput | null;
-  confirmationToken?: StringFilterInput | null;
   confirmed?: BooleanFilterInput | null;
   blocked?: BooleanFilterInput | null;
   role?: UsersPermissionsRoleFiltersInput | null;

@@ -18,6 +18,7 @@ import type { JwtService } from './jwt.js';
 import { confirmationMessage, resetPasswordMessage, type MailSender } from './mail.js';
 import type { Passwords } from './passwords.js';
 import type { Policy } from './policy.js';
+import { bodyField, type RateLimitTarget } from './rate-limit.js';
 import type { UsersPermissionsStore } from './store.js';
 import { parseUserId, type UserService } from './users.js';
 import { asObject, notType, validateBody } from './validation.js';
@@ -30,8 +31,13 @@ export interface PluginRoute {
   readonly path: string;
   /** The permission this route requires. */
   readonly action: string;
-  /** Rate-limited like Strapi's auth routes. */
+  /** Rate-limited like Strapi's auth routes (and send-email-confirmation, which sends mail). */
   readonly rateLimited: boolean;
+  /**
+   * What the rate limit counts per (with the path and IP): what this route acts on, read as
+   * the route reads it, never a body field the route ignores. Absent: the path and IP alone.
+   */
+  readonly rateLimitTarget?: RateLimitTarget;
   readonly handler: (ctx: AuthContext) => Promise<void>;
 }
 
@@ -83,13 +89,17 @@ export function hashCode(code: string): string {
 export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[] {
   const { db, policy, store, users, jwt, passwords, config } = deps;
   const advanced = () => config.advanced;
-  const route = (method: PluginRoute['method'], path: string, action: string, handler: PluginRoute['handler'], rateLimited = false): PluginRoute => ({
+  /** `limit`: rate-limited, per this target (null: per path and IP only). */
+  const route = (method: PluginRoute['method'], path: string, action: string, handler: PluginRoute['handler'], limit?: RateLimitTarget | null): PluginRoute => ({
     method,
     path,
     action: `${plugin}.${action}`,
-    rateLimited,
+    rateLimited: limit !== undefined,
+    ...(limit ? { rateLimitTarget: limit } : {}),
     handler,
   });
+  const bodyTarget = (name: string): RateLimitTarget => (ctx) => bodyField(ctx, name);
+  const currentUser: RateLimitTarget = (ctx) => (ctx.state.user ? `user:${ctx.state.user.id}` : undefined);
   const can = (ctx: AuthContext) => (action: string) => ctx.state.auth.can(action);
   const sendMail = (message: Parameters<MailSender>[0]) => deps.sendMail(message);
 
@@ -103,7 +113,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (advanced().email_confirmation && !candidate.confirmed) throw new ApplicationError('Your account email is not confirmed');
       if (candidate.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
       ctx.body = { jwt: jwt.issue(candidate.id), user: await users.findOne(candidate.id, {}, can(ctx)) };
-    }, true),
+    }, bodyTarget('identifier')),
 
     route('POST', '/auth/local/register', 'auth.register', async (ctx) => {
       const settings = advanced();
@@ -138,7 +148,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
         return;
       }
       ctx.body = { jwt: jwt.issue(id), user };
-    }, true),
+    }, bodyTarget('email')),
 
     route('POST', '/auth/forgot-password', 'auth.forgotPassword', async (ctx) => {
       const { email } = validateBody(forgotPasswordSchema, body(ctx));
@@ -151,7 +161,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
         sendMail(resetPasswordMessage(user.email ?? email!, advanced().email_reset_password, token, config.email)).catch(deps.log);
       }
       ctx.body = { ok: true };
-    }, true),
+    }, bodyTarget('email')),
 
     route('POST', '/auth/reset-password', 'auth.resetPassword', async (ctx) => {
       const { password, passwordConfirmation, code } = validateBody(resetPasswordSchema, body(ctx));
@@ -160,7 +170,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (id === null) throw new ValidationError('Incorrect code provided');
       await users.update(id, { resetPasswordToken: null, password });
       ctx.body = { jwt: jwt.issue(id), user: await users.findOne(id, {}, can(ctx)) };
-    }, true),
+    }, null), // the code is what is guessed: counted per path and IP
 
     route('POST', '/auth/change-password', 'auth.changePassword', async (ctx) => {
       const me = ctx.state.user;
@@ -172,7 +182,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       const before = await users.findOne(me.id, {}, can(ctx));
       await users.update(me.id, { password });
       ctx.body = { jwt: jwt.issue(me.id), user: before };
-    }, true),
+    }, currentUser),
 
     route('GET', '/auth/email-confirmation', 'auth.emailConfirmation', async (ctx) => {
       const { confirmation } = validateBody(confirmationSchema, query(ctx));
@@ -182,21 +192,20 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       ctx.redirect(advanced().email_confirmation_redirection || '/');
     }),
 
+    // One answer for unknown, confirmed, blocked and unconfirmed addresses (Strapi answers 400
+    // `Already confirmed` / `User blocked` for known ones, which tells who has an account); the
+    // mail goes out after the answer, so its delay does not tell either.
     route('POST', '/auth/send-email-confirmation', 'auth.sendEmailConfirmation', async (ctx) => {
       const { email } = validateBody(emailSchema, body(ctx));
       const id = await users.idWhere('email', email!.toLowerCase());
       const user = id === null ? null : await store.authUser(db, id);
-      if (!user) {
-        ctx.body = { email, sent: true };
-        return;
+      if (user && !user.confirmed && !user.blocked) {
+        const token = randomBytes(20).toString('hex');
+        await users.setColumns(user.id, { confirmationToken: hashCode(token) });
+        sendMail(confirmationMessage(user.email ?? email!, deps.confirmationUrl(), token, config.email)).catch(deps.log);
       }
-      if (user.confirmed) throw new ApplicationError('Already confirmed');
-      if (user.blocked) throw new ApplicationError('User blocked');
-      const token = randomBytes(20).toString('hex');
-      await users.setColumns(user.id, { confirmationToken: hashCode(token) });
-      await sendMail(confirmationMessage(user.email ?? email!, deps.confirmationUrl(), token, config.email));
-      ctx.body = { email: user.email, sent: true };
-    }),
+      ctx.body = { email: email!.toLowerCase(), sent: true };
+    }, bodyTarget('email')),
 
     // Fixed paths before /users/:id.
     route('GET', '/users/count', 'user.count', async (ctx) => {

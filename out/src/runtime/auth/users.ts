@@ -8,7 +8,7 @@
  */
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
-import { prepareWriteData } from '../entity/input.js';
+import { prepareWriteData, prismaJson } from '../entity/input.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from '../entity/unique.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
@@ -91,7 +91,7 @@ export class UserService {
    */
   async create(data: Record<string, unknown>, roleId: number, checkIdentity?: IdentityCheck): Promise<number> {
     const now = new Date();
-    const prepared = await prepareWriteData(this.meta, data, { mode: 'create', hashPassword: this.hashPassword, now, jsonNull: DbNull });
+    const prepared = await prepareWriteData(this.meta, data, { mode: 'create', hashPassword: this.hashPassword, now, jsonNull: DbNull, jsonValue: prismaJson });
     return this.db.transaction(async (tx) => {
       await this.checkIdentity(tx, checkIdentity);
       await assertUniqueAttributes(tx, this.meta, prepared, null);
@@ -106,7 +106,7 @@ export class UserService {
 
   /** Validates and applies a partial update; `roleId` replaces the role when given; `checkIdentity` as for create. */
   async update(id: number, data: Record<string, unknown>, roleId?: number, checkIdentity?: IdentityCheck): Promise<void> {
-    const prepared = await prepareWriteData(this.meta, data, { mode: 'update', hashPassword: this.hashPassword, now: new Date(), jsonNull: DbNull });
+    const prepared = await prepareWriteData(this.meta, data, { mode: 'update', hashPassword: this.hashPassword, now: new Date(), jsonNull: DbNull, jsonValue: prismaJson });
     await this.db.transaction(async (tx) => {
       await this.checkIdentity(tx, checkIdentity);
       await assertUniqueAttributes(tx, this.meta, prepared, id);

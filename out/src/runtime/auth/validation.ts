@@ -6,6 +6,7 @@
  * gives its own message, several give "<n> errors occurred"; `details.errors` lists each.
  */
 import { isValidEmail } from '../entity/email.js';
+import { guardedPrint } from '../entity/yup-messages.js';
 import { ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import { isTooLong, passwordTooLongMessage } from './passwords.js';
 
@@ -56,6 +57,8 @@ function checkString(name: string, value: unknown, rule: StringRule, object: Rec
   if (rule.required && value === '') messages.push(`${name} is a required field`);
   if (rule.sameAs && value !== object[rule.sameAs.field]) messages.push(rule.sameAs.message);
   if (rule.passwordBytes && isTooLong(value)) messages.push(passwordTooLongMessage);
+  // Not Strapi's (a 500 on PostgreSQL, which cannot store or compare U+0000).
+  if (value.includes('\u0000')) messages.push(`${name} must not contain the NUL character (\\u0000)`);
   return messages;
 }
 
@@ -75,13 +78,15 @@ export function notType(path: string, type: string, value: unknown): string {
 function printValue(value: unknown): string {
   const simple = printSimple(value);
   if (simple !== null) return simple;
-  return JSON.stringify(
-    value,
-    function replacer(this: Record<string, unknown>, key: string, v: unknown) {
-      const printed = printSimple(this[key]);
-      return printed !== null ? printed : v;
-    },
-    2,
+  return guardedPrint(() =>
+    JSON.stringify(
+      value,
+      function replacer(this: Record<string, unknown>, key: string, v: unknown) {
+        const printed = printSimple(this[key]);
+        return printed !== null ? printed : v;
+      },
+      2,
+    ),
   );
 }
 

@@ -2,8 +2,9 @@
 /**
  * Validates component and dynamic-zone input and turns it into the JSON stored in the
  * owner's column. Components are written whole (PUT replaces the value). Instances keep
- * their `id` when the request repeats an id the stored value has; new instances get the
- * next free id of that field. Relations and media inside components are stored as ids,
+ * their `id` when the request repeats the id of an instance of the same component in the
+ * stored value; new instances get new ids, unique per component across all entries
+ * (component-ids.ts), as Strapi's. Relations and media inside components are stored as ids,
  * checked to exist. Every problem is collected with its full path (`["seo","metaTitle"]`,
  * `["blocks","0","__component"]`).
  */
@@ -13,6 +14,8 @@ import type { ComponentFieldMeta, ComponentMeta, ContentTypeMeta, DynamicZoneFie
 import { isPlainObject } from '../query/is-plain-object.js';
 import { prepareWriteData, toResponseValue } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds } from './relations.js';
+import { printJson } from './yup-messages.js';
+import { reserveComponentIds } from './component-ids.js';
 
 export interface NestedWriteContext {
   readonly db: Database;
@@ -29,8 +32,10 @@ interface FieldRun {
   readonly issues: ValidationIssue[];
   /** Target uid → ids referenced from inside components, checked once at the end. */
   readonly references: Map<string, number[]>;
-  readonly previousIds: ReadonlySet<number>;
-  nextId: number;
+  /** `<component uid>#<id>` of every instance in the stored value: the ids a request may keep. */
+  readonly previousIds: ReadonlySet<string>;
+  /** Instances that need a new id, by component uid; ids are reserved once the value is valid. */
+  readonly fresh: Map<string, JsonObject[]>;
 }
 
 /**
@@ -43,8 +48,8 @@ export async function prepareNestedValue(
   value: unknown,
   previous: unknown,
 ): Promise<unknown> {
-  const previousIds = collectIds(previous);
-  const run: FieldRun = { ctx, issues: [], references: new Map(), previousIds, nextId: Math.max(0, ...previousIds) + 1 };
+  const previousIds = collectInstanceIds(ctx.registry, field, previous);
+  const run: FieldRun = { ctx, issues: [], references: new Map(), previousIds, fresh: new Map() };
   const path = [field.name];
   let stored: unknown;
   if (field.kind === 'dynamiczone') {
@@ -64,6 +69,10 @@ export async function prepareNestedValue(
     }
   }
   if (run.issues.length > 0) throw new NestedValidationError(run.issues);
+  for (const [uid, instances] of run.fresh) {
+    const first = await reserveComponentIds(ctx.db, ctx.registry, uid, instances.length);
+    instances.forEach((instance, i) => (instance.id = first + i));
+  }
   return stored;
 }
 
@@ -85,7 +94,7 @@ function listInput(run: FieldRun, field: ComponentFieldMeta | DynamicZoneFieldMe
     return [];
   }
   if (!Array.isArray(value)) {
-    run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+    run.issues.push({ path, message: `${label} must be a \`array\` type, but the final value was: \`${printJson(value)}\`.`, name: 'ValidationError' });
     return [];
   }
   countIssues(run, field, value, path);
@@ -132,7 +141,13 @@ async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unkn
       continue;
     }
     const instance = await instanceValue(run, component, item, itemPath);
-    if (instance) out.push({ __component: component.uid, ...instance });
+    if (!instance) continue;
+    const zoned = { __component: component.uid, ...instance };
+    // A new instance's id is set later, on the object that is stored: this one.
+    const fresh = run.fresh.get(component.uid);
+    const at = fresh?.indexOf(instance) ?? -1;
+    if (at >= 0) fresh![at] = zoned;
+    out.push(zoned);
   }
   return out;
 }
@@ -140,12 +155,13 @@ async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unkn
 /** One component instance: scalars validated like an entry's, nested values recursively. */
 async function instanceValue(run: FieldRun, component: ComponentMeta, value: unknown, path: string[]): Promise<JsonObject | null> {
   if (!isPlainObject(value)) {
-    run.issues.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${JSON.stringify(value)}\`.`, name: 'ValidationError' });
+    run.issues.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${printJson(value)}\`.`, name: 'ValidationError' });
     return null;
   }
   const requestedId = typeof value.id === 'number' ? value.id : typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : undefined;
-  const id = requestedId !== undefined && run.previousIds.has(requestedId) ? requestedId : run.nextId++;
-  const out: JsonObject = { id };
+  const kept = requestedId !== undefined && run.previousIds.has(`${component.uid}#${requestedId}`);
+  const out: JsonObject = { id: kept ? requestedId : 0 };
+  if (!kept) run.fresh.set(component.uid, [...(run.fresh.get(component.uid) ?? []), out]);
 
   try {
     const scalars = await prepareWriteData(componentAsType(component), value, {
@@ -224,12 +240,18 @@ function toStoredJson(field: ScalarFieldMeta, value: unknown): unknown {
   return toResponseValue(field, value);
 }
 
-/** Every `id` in a stored component value, at any depth. */
-function collectIds(value: unknown, out = new Set<number>()): Set<number> {
-  if (Array.isArray(value)) for (const item of value) collectIds(item, out);
-  else if (isPlainObject(value)) {
-    if (typeof value.id === 'number') out.add(value.id);
-    for (const [key, child] of Object.entries(value)) if (key !== 'id') collectIds(child, out);
+/** `<component uid>#<id>` of every instance in a stored component or zone value, at any depth. */
+function collectInstanceIds(registry: Registry, field: ComponentFieldMeta | DynamicZoneFieldMeta, value: unknown, out = new Set<string>()): Set<string> {
+  const instances = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
+  for (const instance of instances) {
+    if (!isPlainObject(instance)) continue;
+    const uid = field.kind === 'dynamiczone' ? instance.__component : field.component;
+    const component = typeof uid === 'string' ? registry.components.get(uid) : undefined;
+    if (!component) continue;
+    if (typeof instance.id === 'number') out.add(`${component.uid}#${instance.id}`);
+    for (const nested of Object.values(component.fields)) {
+      if (nested.kind === 'component') collectInstanceIds(registry, nested, instance[nested.name], out);
+    }
   }
   return out;
 }

@@ -40,6 +40,23 @@ export interface WriteOptions {
    * `Prisma.DbNull` (or `Prisma.JsonNull`). Default null.
    */
   readonly jsonNull?: unknown;
+  /**
+   * How a non-null json/array value is handed on: `prismaJson` for the Prisma client. Default:
+   * as is (component values embed it in their own JSON).
+   */
+  readonly jsonValue?: (value: unknown) => unknown;
+}
+
+/**
+ * A JSON value as the Prisma client must get it: its text, tagged as JSON. Given the value as
+ * an object tree, Prisma's serializer copies it key by key (`result[key] = …`), so a `__proto__`
+ * key (an own property after JSON.parse) becomes the copy's prototype: the key vanishes, or
+ * Prisma fails on the result (a 500). It also decodes objects shaped like its own tagged values
+ * (`{"$type": "BigInt", "value": "1"}`) instead of storing them. The text is stored as written.
+ */
+export function prismaJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return { toJSON: () => ({ $type: 'Json', value: text }) };
 }
 
 /** The REST handler's first check: the body must carry an object `data`. */
@@ -138,8 +155,9 @@ function ownValue(data: Record<string, unknown>, key: string): unknown {
 }
 
 function storedValue(field: ScalarFieldMeta, value: unknown, options: WriteOptions): unknown {
-  if (value === null && (field.type === 'json' || field.type === 'array')) return options.jsonNull ?? null;
-  return value;
+  if (field.type !== 'json' && field.type !== 'array') return value;
+  if (value === null) return options.jsonNull ?? null;
+  return options.jsonValue ? options.jsonValue(value) : value;
 }
 
 /** `2024-03-05T10:30:00.000+00:00`: how Prisma's SQLite adapter stores DateTime. */

@@ -15,6 +15,7 @@
  */
 import { Decimal } from '@prisma/client/runtime/client';
 import type { ScalarFieldMeta, ScalarType } from '../meta.js';
+import { blocksIssues } from './blocks.js';
 import { isValidEmail } from './email.js';
 import { parseDateInput, parseDateTimeInput, parseTimeInput } from '../temporal.js';
 import { messages, notTypeMessage } from './yup-messages.js';
@@ -135,7 +136,7 @@ const schemas: Record<ScalarType, YupSchema> = {
  */
 export function checkScalarField(field: ScalarFieldMeta, raw: unknown, ctx: RuleContext): FieldOutcome {
   const required = Boolean(field.required) && !ctx.isDraft;
-  const schema = schemas[field.type];
+  const schema = field.blocks ? array : schemas[field.type];
   const value = raw === undefined ? undefined : schema.cast(raw, !required);
 
   const initial = initialChecks(field, schema, value, raw, required);
@@ -199,6 +200,8 @@ function ruleChecks(field: ScalarFieldMeta, value: unknown, ctx: RuleContext): s
     case 'float':
     case 'decimal':
       return rangeRules(field.name, value as number, field.min, field.max);
+    case 'json':
+      return field.blocks ? blocksIssues(field.name, value as unknown[], MAX_JSON_DEPTH) : [];
     default:
       return [];
   }
@@ -212,6 +215,7 @@ function stringRules(field: ScalarFieldMeta, value: string, ctx: RuleContext): s
   }
   const cap = isPositiveInteger(maxLength) ? maxLength : MAX_STRING_LENGTH;
   if (value.length > cap) failures.push(messages.maxLength(field.name, cap));
+  if (value.includes('\u0000')) failures.push(messages.nul(field.name));
   // Pattern checks on megabytes of text are pointless and risk slow user regexes.
   if (value.length > MAX_STRING_LENGTH) return failures;
 

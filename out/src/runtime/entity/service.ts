@@ -12,13 +12,13 @@ import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMe
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulate, type PopulateTree } from '../populate/parse.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
-import { SqlBuilder } from '../query/sql.js';
+import { batches, SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import { assertAllowedTypes } from '../upload/allowed-types.js';
 import { lifecycleModel, withLifecycle, type LifecycleModel, type Lifecycles } from '../extend/lifecycles.js';
 import { NestedValidationError, prepareNestedValue } from './components.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
-import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
+import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 
 export interface RestLimits {
@@ -237,7 +237,7 @@ export class EntityService {
     const issues: ValidationIssue[] = [];
     let data: Record<string, unknown> = {};
     try {
-      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, isDraft });
+      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, jsonValue: prismaJson, isDraft });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       issues.push(...issuesOf(err));
@@ -257,7 +257,7 @@ export class EntityService {
             value,
             stored?.[field.name] ?? null,
           );
-          data[field.name] = json === null ? DbNull : json;
+          data[field.name] = json === null ? DbNull : prismaJson(json);
         } else if (value !== undefined && field.link) {
           const relationInput = parseRelationInput(field.name, value);
           const target = this.options.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
@@ -316,12 +316,14 @@ async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promi
 /** Files linked to a media field must be of its `allowedTypes` (images, videos, audios, files). */
 async function assertMediaTypes(db: Database, files: ContentTypeMeta, field: Extract<FieldMeta, { kind: 'media' }>, ids: readonly number[]): Promise<void> {
   if (!field.allowedTypes?.length || ids.length === 0) return;
-  const sql = new SqlBuilder(db.dialect);
-  const compiled = sql.finish(
-    `SELECT ${sql.ident('id')}, ${sql.ident('name')}, ${sql.ident('mime')} FROM ${sql.ident(files.table)} WHERE ${sql.ident('id')} IN (${[...new Set(ids)].map((id) => sql.param(id)).join(', ')})`,
-  );
-  for (const file of await db.query<{ id: unknown; name: string | null; mime: string | null }>(compiled.sql, compiled.params)) {
-    assertAllowedTypes(field, { id: Number(file.id), name: file.name, mime: file.mime });
+  for (const batch of batches([...new Set(ids)])) {
+    const sql = new SqlBuilder(db.dialect);
+    const compiled = sql.finish(
+      `SELECT ${sql.ident('id')}, ${sql.ident('name')}, ${sql.ident('mime')} FROM ${sql.ident(files.table)} WHERE ${sql.ident('id')} IN (${batch.map((id) => sql.param(id)).join(', ')})`,
+    );
+    for (const file of await db.query<{ id: unknown; name: string | null; mime: string | null }>(compiled.sql, compiled.params)) {
+      assertAllowedTypes(field, { id: Number(file.id), name: file.name, mime: file.mime });
+    }
   }
 }
 

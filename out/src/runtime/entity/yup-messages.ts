@@ -10,14 +10,31 @@ export function printValue(value: unknown, quoteStrings: boolean): string {
   const simple = printSimpleValue(value, quoteStrings);
   if (simple !== null) return simple;
   // yup's replacer also rewrites nested primitives, so `{a:1}` prints as `{\n  "a": "1"\n}`.
-  return JSON.stringify(
-    value,
-    function replacer(this: Record<string, unknown>, key: string, nested: unknown) {
-      const printed = printSimpleValue(this[key], quoteStrings);
-      return printed !== null ? printed : nested;
-    },
-    2,
+  return guardedPrint(() =>
+    JSON.stringify(
+      value,
+      function replacer(this: Record<string, unknown>, key: string, nested: unknown) {
+        const printed = printSimpleValue(this[key], quoteStrings);
+        return printed !== null ? printed : nested;
+      },
+      2,
+    ),
   );
+}
+
+/** `JSON.stringify(value)` for a message; a value too deep to print (a crafted input) prints as `[too deep]`. */
+export function printJson(value: unknown): string {
+  return guardedPrint(() => JSON.stringify(value));
+}
+
+/** Printing a value nested thousands deep exhausts the stack: a message must never cost a 500. */
+export function guardedPrint(print: () => string): string {
+  try {
+    return print();
+  } catch (err) {
+    if (err instanceof RangeError) return '[too deep]';
+    throw err;
+  }
 }
 
 function printSimpleValue(value: unknown, quoteStrings: boolean): string | null {
@@ -59,6 +76,8 @@ export const messages = {
   matches: (path: string, regex: RegExp) => `${path} must match the following: "${printValue(regex, false)}"`,
   email: (path: string) => `${path} must be a valid email`,
   emptyEmail: (path: string) => `${path} cannot be empty`,
+  /** Not Strapi's (its PostgreSQL answers a 500): text may not hold U+0000, which PostgreSQL cannot store. */
+  nul: (path: string) => `${path} must not contain the NUL character (\\u0000)`,
   min: (path: string, min: number | bigint) => `${path} must be greater than or equal to ${printValue(min, false)}`,
   max: (path: string, max: number | bigint) => `${path} must be less than or equal to ${printValue(max, false)}`,
   integer: (path: string) => `${path} must be an integer`,

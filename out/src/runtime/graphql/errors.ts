@@ -21,6 +21,7 @@ export const codes = {
   internal: 'INTERNAL_SERVER_ERROR',
   operationResolution: 'OPERATION_RESOLUTION_FAILURE',
   persistedQueryNotSupported: 'PERSISTED_QUERY_NOT_SUPPORTED',
+  responseTooLarge: 'RESPONSE_TOO_LARGE',
 } as const;
 
 /** `NotFoundError` → `STRAPI_NOT_FOUND_ERROR`. */

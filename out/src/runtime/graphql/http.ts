@@ -3,25 +3,34 @@
  * GraphQL over HTTP at the endpoint, readable in one function (`graphqlEndpoint`):
  *
  *   playground page? → authenticate → read the request (GET, POST JSON, POST multipart)
- *   → size limit → parse + validate (cached) → resolve the operation → execute → answer.
+ *   → size limit → tokens and nesting → parse → fields and aliases → validate, depth
+ *   included (cached, all linear: limits.ts) → resolve the operation → variables (values,
+ *   nesting) → cost (cost.ts) → execute → response size → answer.
  *
  * Answers follow Apollo Server 3 (what Strapi v4 runs): 200 with `{ data, errors }` once
  * execution started; 400 with `{ errors }` for a syntax error (`GRAPHQL_PARSE_FAILED`),
- * an invalid document (`GRAPHQL_VALIDATION_FAILED`), bad variables (`BAD_USER_INPUT`) or a
- * malformed request; 405 for a mutation over GET; 413 past the document size limit.
+ * an invalid document or one past a limit — tokens, nesting, fields, aliases, depth, cost,
+ * filter values — (`GRAPHQL_VALIDATION_FAILED`), bad variables (`BAD_USER_INPUT`) or a
+ * malformed request; 405 for a mutation over GET; 413 past the document size limit. Nothing
+ * has run when a request is refused. A response past `responseSizeLimit` is not sent: its
+ * answer is the error `RESPONSE_TOO_LARGE`, 400 for a query, 200 for a mutation (it was
+ * applied). Without introspection, graphql-js's "Did you mean …?" suggestions are left out.
  * A bad or foreign token is the REST 401 envelope (thrown to the error middleware).
  */
 import type { Context, Next } from 'koa';
 import {
   execute,
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
+  type DocumentNode,
   type ExecutionResult,
   type GraphQLFormattedError,
+  type OperationDefinitionNode,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
@@ -30,8 +39,10 @@ import type { AuthState } from '../auth/index.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from '../upload/multipart.js';
 import type { GraphqlContext } from './context.js';
+import type { ListLimits } from './args.js';
+import { operationCost } from './cost.js';
 import { codes, formatError, requestError } from './errors.js';
-import { depthLimitRule, DocumentCache } from './limits.js';
+import { checkSelections, depthLimitRule, DocumentCache, type CachedDocument, maxNesting, scanSource, variableValueCount, variablesNesting, withoutSuggestions } from './limits.js';
 import type { RelationLoader } from './loader.js';
 import { playgroundPage } from './playground.js';
 import { toUpload } from './scalars.js';
@@ -46,6 +57,18 @@ export interface EndpointOptions {
   readonly depthLimit: number;
   /** Largest query document, in bytes. */
   readonly documentSizeLimit: number;
+  /** Most tokens of a document; 0: unlimited. */
+  readonly maxTokens: number;
+  /** Most fields written in a document; 0: unlimited. */
+  readonly maxFields: number;
+  /** Most aliases in a document; 0: unlimited. */
+  readonly maxAliases: number;
+  /** Highest cost of an operation (cost.ts); 0: unlimited. */
+  readonly maxComplexity: number;
+  /** Largest response, in bytes of JSON; 0: unlimited. */
+  readonly responseSizeLimit: number;
+  /** The list limits the resolvers apply (the cost counts the items they allow). */
+  readonly listLimits: ListLimits;
   /** Multipart requests (file uploads); absent: refused. */
   readonly multipart?: { readonly tmpDir: string; readonly limits: MultipartLimits };
   readonly newLoader: () => RelationLoader;
@@ -80,6 +103,10 @@ export function graphqlEndpoint(options: EndpointOptions) {
     ...(options.playground ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
   const defaultQuery = exampleQuery(options.schema);
+  // Suggestions would spell out the schema that introspection hides.
+  const shown = options.playground ? (error: GraphQLFormattedError) => error : withoutSuggestions;
+  const format = (error: GraphQLError, code: string) => shown(formatError(error, code, options.log, 'request'));
+  const refuse = (error: GraphQLError) => new RequestFailure(400, { errors: [format(error, codes.validationFailed)] });
 
   return async function graphql(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== options.endpoint) return next();
@@ -138,24 +165,43 @@ export function graphqlEndpoint(options: EndpointOptions) {
       if (ctx.method === 'GET' && operation.operation !== 'query') {
         throw fail(405, `Can only perform a ${operation.operation} operation from a POST request.`, codes.badRequest, { Allow: 'POST' });
       }
+      const variables = (request.variables as Record<string, unknown> | null | undefined) ?? undefined;
+      // What the variables hold first (it stops early), then how deep (JSON scalars included).
+      if (variables && options.maxTokens > 0 && variableValueCount(options.schema, operation, variables, options.maxTokens) > options.maxTokens) {
+        throw fail(400, `The variables hold more than ${options.maxTokens} values (plugins.graphql.maxTokens).`, codes.badUserInput);
+      }
+      if (variables && variablesNesting(variables, maxNesting) > maxNesting) {
+        throw fail(400, `The variables nest objects and lists more than ${maxNesting} levels deep.`, codes.badUserInput);
+      }
+      checkCost(document!, operation, variables);
 
       const contextValue: GraphqlContext = { state, http: ctx, koaContext: ctx, loader: options.newLoader() };
       const result: ExecutionResult = await execute({
         schema: options.schema,
         document: document!,
-        variableValues: (request.variables as Record<string, unknown> | null | undefined) ?? undefined,
+        variableValues: variables,
         operationName: (request.operationName as string | null | undefined) ?? undefined,
         contextValue,
       });
       if (!('data' in result) || result.data === undefined) {
         // Execution never started: the variables did not fit the operation.
-        throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => formatError(e, codes.badUserInput, options.log, 'request')) });
+        throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => format(e, codes.badUserInput)) });
       }
-      ctx.status = 200;
-      ctx.body = {
+      const json = JSON.stringify({
         ...(result.errors?.length ? { errors: result.errors.map((e) => formatError(e, codes.internal, options.log)) } : {}),
         data: result.data,
-      };
+      });
+      const bytes = Buffer.byteLength(json);
+      if (options.responseSizeLimit > 0 && bytes > options.responseSizeLimit) {
+        const mutation = operation.operation === 'mutation';
+        const message = `The response is ${bytes} bytes, more than the limit of ${options.responseSizeLimit} (plugins.graphql.responseSizeLimit): ask for fewer items or fields.${mutation ? ' The mutation was applied.' : ''}`;
+        ctx.status = mutation ? 200 : 400;
+        ctx.body = { errors: [{ message, extensions: { code: codes.responseTooLarge } }], ...(mutation ? { data: null } : {}) };
+        return;
+      }
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = json;
     } catch (err) {
       if (!(err instanceof RequestFailure)) throw err;
       ctx.status = err.status;
@@ -166,21 +212,51 @@ export function graphqlEndpoint(options: EndpointOptions) {
     }
   };
 
-  /** Parsed and validated once per distinct document (bounded cache). */
-  function documentOf(query: string) {
+  /**
+   * Parsed and validated once per distinct document (bounded cache). Each step is linear in
+   * the document, or bounded by the limit checked before it.
+   */
+  function documentOf(query: string): CachedDocument {
     const cached = cache.get(query);
     if (cached) return cached;
-    let entry;
+    let entry: CachedDocument;
     try {
-      const document = parse(query);
-      const errors = validate(options.schema, document, rules);
-      entry = errors.length ? { errors: errors.map((e) => formatError(e, codes.validationFailed, options.log, 'request')) } : { document };
+      const refused = scanSource(query, { maxTokens: options.maxTokens, maxNesting });
+      const document = refused === undefined ? parse(query) : undefined;
+      const tooMany = document && checkSelections(document, { maxFields: options.maxFields, maxAliases: options.maxAliases });
+      const reason = refused ?? tooMany;
+      if (reason !== undefined) entry = { errors: [{ message: reason, extensions: { code: codes.validationFailed } }] };
+      else {
+        const errors = validate(options.schema, document!, rules);
+        entry = errors.length ? { errors: errors.map((e) => format(e, codes.validationFailed)) } : { document: document! };
+      }
     } catch (err) {
       if (!(err instanceof GraphQLError)) throw err;
-      entry = { errors: [formatError(err, codes.parseFailed, options.log, 'request')] };
+      entry = { errors: [format(err, codes.parseFailed)] };
     }
     cache.set(query, entry);
     return entry;
+  }
+
+  /**
+   * Refuses an operation that costs more than `maxComplexity`, or whose filters hold too
+   * many values, before anything runs. Variables that do not fit are left to execute(),
+   * which refuses them with its own errors.
+   */
+  function checkCost(document: DocumentNode, operation: OperationDefinitionNode, inputs: Record<string, unknown> | undefined): void {
+    const coerced = getVariableValues(options.schema, operation.variableDefinitions ?? [], inputs ?? {}, { maxErrors: 1 });
+    if (coerced.errors) return;
+    let cost: number;
+    try {
+      cost = operationCost(options.schema, document, operation, coerced.coerced, options.listLimits);
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      throw refuse(err);
+    }
+    if (options.maxComplexity > 0 && cost > options.maxComplexity) {
+      const message = `The operation costs ${cost}, more than the limit of ${options.maxComplexity} (plugins.graphql.maxComplexity): each field counts 1, times the items of the lists it is in (their pagination, or defaultLimit). Ask for fewer items or fields.`;
+      throw refuse(new GraphQLError(message, { nodes: operation }));
+    }
   }
 }
 

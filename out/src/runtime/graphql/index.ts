@@ -138,6 +138,12 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     playground: options.environment !== 'production' || config.playgroundAlways,
     depthLimit: config.depthLimit,
     documentSizeLimit: config.documentSizeLimit,
+    maxTokens: config.maxTokens,
+    maxFields: config.maxFields,
+    maxAliases: config.maxAliases,
+    maxComplexity: config.maxComplexity,
+    responseSizeLimit: config.responseSizeLimit,
+    listLimits: limits,
     ...(uploadConfig
       ? {
           multipart: {
@@ -159,7 +165,7 @@ function wrapAll(schema: GraphQLSchema, registry: Registry, generated: ReturnTyp
 /**
  * The scope of every generated operation and relation field: `Query.articles` needs
  * `api::article.article.find`, `Mutation.createArticle` `…create`, `Article.author`
- * `api::author.author.find` (media: the upload plugin's find).
+ * `api::author.author.find`. Media fields need nothing more than their entry, as in Strapi.
  */
 export function defaultAuth(registry: Registry): Record<string, ResolverConfig> {
   const out: Record<string, ResolverConfig> = {};
@@ -167,7 +173,6 @@ export function defaultAuth(registry: Registry): Record<string, ResolverConfig> 
   const linkScopes = (typeName: string, fields: Readonly<Record<string, FieldMeta>>) => {
     for (const field of Object.values(fields)) {
       if (field.kind === 'relation') out[`${typeName}.${field.name}`] = scope(findActionOf(field.target));
-      else if (field.kind === 'media') out[`${typeName}.${field.name}`] = scope(findActionOf('plugin::upload.file'));
     }
   };
   for (const component of registry.components.values()) linkScopes(naming.componentTypeName(component.uid), component.fields);

@@ -8,13 +8,31 @@
  */
 import type { ComponentMeta, ContentTypeMeta } from '../meta.js';
 
-/** `blog-post` / `blog_post` / `blogPost` → `BlogPost` (the generator's IR spelling). */
+/**
+ * lodash's `upperFirst(camelCase(name))`, which Strapi names every type with: words split at
+ * separators, case changes and digits (`blog-post` → `BlogPost`, `seoMeta` → `SeoMeta`,
+ * `SEO` → `Seo`, `a1b` → `A1B`, `1st` stays a word), each lower-cased then capitalised. Only
+ * ASCII letters and digits survive, so the result is a valid GraphQL name part whatever a
+ * file was called.
+ */
 export function pascalCase(name: string): string {
-  return name
-    .split(/[-_.\s]+|(?=[A-Z])/)
-    .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+  return lodashWords(name)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     .join('');
+}
+
+/** lodash's `words` for ASCII text (its "unicode" splitting, which any separator or case change selects). */
+const wordPattern = /[A-Z]?[a-z]+(?=[^A-Za-z0-9]|[A-Z]|$)|[A-Z]+(?=[^A-Za-z0-9]|[A-Z][a-z]|$)|[A-Z]?[a-z]+|[A-Z]+|\d*(?:1ST|2ND|3RD|(?![123])\dTH)(?=\b|[a-z_])|\d*(?:1st|2nd|3rd|(?![123])\dth)(?=\b|[A-Z_])|\d+/g;
+
+function lodashWords(name: string): string[] {
+  return deburr(name).match(wordPattern) ?? [];
+}
+
+/** Latin letters lodash's `deburr` spells out; other accented letters lose their accents. */
+const deburred: Readonly<Record<string, string>> = { ß: 'ss', Æ: 'Ae', æ: 'ae', Ø: 'O', ø: 'o', Œ: 'Oe', œ: 'oe', Þ: 'Th', þ: 'th', Ð: 'D', ð: 'd', Ł: 'L', ł: 'l', ı: 'i' };
+
+function deburr(text: string): string {
+  return [...text].map((ch) => deburred[ch] ?? ch).join('').normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
 
 function lowerFirst(name: string): string {
@@ -27,8 +45,7 @@ function lowerFirst(name: string): string {
  * `HeroImage`).
  */
 export function attributePascal(name: string): string {
-  const words = name.match(/[A-Z]{2,}(?=[A-Z][a-z]|[0-9]|\b|_)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [name];
-  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('');
+  return pascalCase(name);
 }
 
 /** `Article`, `UsersPermissionsUser`, `UploadFile`: plugin prefix + singular name. */
@@ -43,8 +60,8 @@ function pluralTypeName(meta: Pick<ContentTypeMeta, 'pluralName' | 'plugin'>): s
 
 /** `shared.seo` → `ComponentSharedSeo` (the component's globalId). */
 export function componentTypeName(uid: string): string {
-  const [category = '', name = ''] = uid.split('.');
-  return `Component${pascalCase(category)}${pascalCase(name)}`;
+  const dot = uid.indexOf('.');
+  return `Component${pascalCase(uid.slice(0, dot))}${pascalCase(uid.slice(dot + 1))}`;
 }
 
 /** The GraphQL type name of a content type or a component. */

@@ -66,9 +66,31 @@ export function buildContentApiSchema(options: ContentApiSchemaOptions): Content
     typeDefs: withRootTypes(typeDefs),
     resolvers: [restrictTo(options.resolvers ?? {}, shadowDocument), generated.resolvers] as never,
   });
-  let schema = pruneSchema(merged);
+  let schema = pruneSchema(withDeclaredRoots(merged));
   for (const plugin of generated.plugins) if (plugin.transformSchema) schema = plugin.transformSchema(schema);
   return { schema, extension: generated };
+}
+
+/**
+ * The root operation types are Query and Mutation, declared rather than found by name: a
+ * content type named `subscription` is the ordinary type `Subscription` (its queries, its
+ * permissions), not a subscription root. The server serves no subscriptions.
+ */
+function withDeclaredRoots(schema: GraphQLSchema): GraphQLSchema {
+  if (!schema.getSubscriptionType()) return schema;
+  return new GraphQLSchema({ ...schema.toConfig(), subscription: undefined });
+}
+
+/**
+ * `schema { query: Query mutation: Mutation }` when a reader would otherwise take a type for
+ * a root by its name (a type named `Subscription`); '' when the names say it all.
+ */
+function schemaDefinition(schema: GraphQLSchema): string {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const misleading = ['Query', 'Mutation', 'Subscription'].some((name, i) => schema.getType(name) !== undefined && roots[i]?.name !== name);
+  if (!misleading) return '';
+  const members = [['query', roots[0]], ['mutation', roots[1]], ['subscription', roots[2]]].filter(([, type]) => type);
+  return `schema {\n${members.map(([op, type]) => `  ${op as string}: ${(type as GraphQLNamedType).name}`).join('\n')}\n}`;
 }
 
 /**
@@ -85,7 +107,8 @@ export function printContentApiSchema(schema: GraphQLSchema): string {
     .filter((type) => !type.name.startsWith('__') && !isSpecifiedScalarType(type))
     .sort((a, b) => compare(a.name, b.name))
     .map((type) => printType(type));
-  return `${[...directives, ...types].join('\n\n')}\n`;
+  const definition = schemaDefinition(schema);
+  return `${[...(definition ? [definition] : []), ...directives, ...types].join('\n\n')}\n`;
 }
 
 function compare(a: string, b: string): number {

@@ -300,13 +300,18 @@ class ShadowCrudBuilder {
     return out;
   }
 
-  /** `XFiltersInput`: id (collection types), scalars, relations, components; then and/or/not. */
+  /**
+   * `XFiltersInput`: id (collection types), scalars, relations, components; then and/or/not.
+   * Private and password attributes are left out: filtering on them is refused anyway (as in
+   * REST), and the type would spell out their names. (Strapi's schema lists them, then refuses
+   * them.) They stay in `XInput`: writable, as in REST and Strapi.
+   */
   private filterFields(owner: Owner): ArgSpec[] {
     const out: ArgSpec[] = [];
     const isCollection = naming.isContentType(owner) && owner.kind === 'collectionType';
     if (isCollection && this.field(owner, 'id').hasFiltersEnabled()) out.push({ name: 'id', type: naming.scalarFilterName('ID') });
     for (const field of this.fields(owner)) {
-      if (field.name === 'id' || !this.field(owner, field.name).hasFiltersEnabled()) continue;
+      if (field.name === 'id' || field.private || (field.kind === 'scalar' && field.type === 'password') || !this.field(owner, field.name).hasFiltersEnabled()) continue;
       if (field.kind === 'scalar') out.push({ name: field.name, type: naming.scalarFilterName(graphqlScalarOf[field.type]) });
       else if (field.kind === 'relation') {
         const target = this.target(field.target);

@@ -18,7 +18,6 @@ import type { GraphqlExtensionService, GraphqlMiddleware, GraphqlPlugin, Graphql
 
 export const forbiddenAccess = 'Forbidden access';
 
-const rootTypes = new Set(['Query', 'Mutation', 'Subscription']);
 
 /** Throws ForbiddenError unless `auth` may run a resolver needing `scope`. */
 export function verify(auth: Auth | undefined, scope: string | readonly string[] | undefined): void {
@@ -45,6 +44,8 @@ export interface WrapOptions {
 
 export function wrapResolvers(schema: GraphQLSchema, options: WrapOptions): GraphQLSchema {
   const problems: string[] = [];
+  // The schema's own root types: a content type may be named `Subscription` (schema.ts).
+  const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap((type) => (type ? [type.name] : [])));
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const [fieldName, field] of Object.entries(type.getFields())) {

@@ -2,6 +2,11 @@
 /**
  * Reads a JSON request body with a size limit. Strapi answers an oversized body with 413
  * and malformed JSON with 400; both go through the error middleware.
+ *
+ * A body may nest at most `maxBodyDepth` (100) arrays and objects deep: anything deeper is a
+ * 400 before any handler sees it, so no code that walks a value recursively (validation
+ * messages print values, relation and component input is read level by level) can run out
+ * of stack on a crafted body. Entries need far less: a JSON attribute holds at most 20 levels.
  */
 import type { Context, Next } from 'koa';
 import { PayloadTooLargeError, ValidationError } from '../errors.js';
@@ -9,9 +14,15 @@ import { PayloadTooLargeError, ValidationError } from '../errors.js';
 export interface BodyOptions {
   /** Largest accepted body in bytes. */
   readonly limit: number;
+  /** Deepest nesting of arrays and objects accepted. Default `maxBodyDepth`. */
+  readonly maxDepth?: number;
 }
 
+/** Arrays and objects a JSON body (or a JSON form field) may nest. */
+export const maxBodyDepth = 100;
+
 export function jsonBody(options: BodyOptions) {
+  const maxDepth = options.maxDepth ?? maxBodyDepth;
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     // Multipart bodies (uploads) are streamed by the route that accepts them, with its own limits.
     if ((ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'PATCH') && !ctx.is('multipart/form-data')) {
@@ -29,13 +40,40 @@ export function jsonBody(options: BodyOptions) {
         if (!ctx.is('json') && ctx.get('content-type') !== '') {
           throw new ValidationError('Unsupported content type: send the body as application/json');
         }
-        try {
-          (ctx.request as { body?: unknown }).body = JSON.parse(text);
-        } catch {
-          throw new ValidationError('Invalid JSON in the request body');
-        }
+        (ctx.request as { body?: unknown }).body = parseJsonText(text, maxDepth, 'the request body');
       }
     }
     await next();
   };
+}
+
+/**
+ * JSON text of a request (a body, a multipart field): 400 `Invalid JSON in <what>` when it
+ * does not parse, 400 when it nests deeper than `maxDepth`.
+ */
+export function parseJsonText(text: string, maxDepth: number = maxBodyDepth, what = 'the request body'): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ValidationError(`Invalid JSON in ${what}`);
+  }
+  assertJsonDepth(value, maxDepth, what);
+  return value;
+}
+
+/** 400 when `value` nests more than `maxDepth` arrays and objects (walked without recursion). */
+export function assertJsonDepth(value: unknown, maxDepth: number = maxBodyDepth, what = 'the request body'): void {
+  if (value === null || typeof value !== 'object') return;
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > maxDepth) throw new ValidationError(`${capitalize(what)} is nested too deeply: at most ${maxDepth} levels of arrays and objects`);
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

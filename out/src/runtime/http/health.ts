@@ -78,10 +78,13 @@ export function inFlightTracker(isClosing: () => boolean) {
   let onIdle: (() => void) | undefined;
   const middleware = async function inFlight(ctx: Context, next: Next): Promise<void> {
     count += 1;
-    if (isClosing()) ctx.set('Connection', 'close');
     try {
       await next();
     } finally {
+      // Checked when the answer is ready, not when the request came: a request in flight when
+      // shutdown began must close its connection too, or the client would reuse a socket
+      // that is about to be closed under it.
+      if (isClosing() && !ctx.headerSent) ctx.set('Connection', 'close');
       count -= 1;
       if (count === 0) onIdle?.();
     }

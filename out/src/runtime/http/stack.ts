@@ -9,6 +9,7 @@ import type Koa from 'koa';
 import { errorMiddleware } from '../errors.js';
 import { resolveMiddlewares, type MiddlewareFactory, type MiddlewareReference, type MiddlewareTools } from '../extend/middlewares.js';
 import { jsonBody } from './body.js';
+import { corsHeaders, securityHeaders, type CorsConfig } from './security.js';
 
 export type StackEntry = MiddlewareReference;
 
@@ -39,16 +40,12 @@ export interface BuiltIns {
 }
 
 /**
- * Built-ins this server does not have yet: listed (as in a Strapi project's stack) they are
- * skipped with a warning at start. `strapi::query` is always on: every route parses its own
+ * Built-ins with nothing to do here, accepted so that a Strapi project's stack can be pasted:
+ * sessions serve Strapi's admin panel (the APIs authenticate with JWTs and API tokens), and
+ * there is no favicon to serve. `strapi::query` is always on: every route parses its own
  * query string with Strapi's qs settings and limits.
  */
-const notServed: Readonly<Record<string, string>> = {
-  'strapi::security': 'security headers are not sent yet',
-  'strapi::cors': 'CORS headers are not sent yet',
-  'strapi::session': 'sessions are not supported (the APIs authenticate with JWTs and API tokens)',
-  'strapi::favicon': 'no favicon is served',
-};
+const nothingToDo = new Set(['strapi::query', 'strapi::session', 'strapi::favicon']);
 
 export function buildStack(entries: readonly StackEntry[], builtIns: BuiltIns, named: ReadonlyMap<string, MiddlewareFactory>, tools: MiddlewareTools): Koa.Middleware<any, any>[] {
   const stack: Koa.Middleware<any, any>[] = [];
@@ -79,16 +76,19 @@ export function buildStack(entries: readonly StackEntry[], builtIns: BuiltIns, n
         });
         return;
       }
+      case 'strapi::security':
+        stack.push(securityHeaders(config));
+        return;
+      case 'strapi::cors': {
+        const middleware = corsHeaders(config as CorsConfig | undefined);
+        if (middleware) stack.push(middleware);
+        return;
+      }
       case 'strapi::logger':
         stack.push(requestLogger(builtIns.log));
         return;
-      case 'strapi::query':
-        return;
       default:
-        if (notServed[name]) {
-          builtIns.log(`config middlewares[${i}] ${name}: ${notServed[name]}; skipped`);
-          return;
-        }
+        if (nothingToDo.has(name)) return;
         throw new Error(`config middlewares[${i}]: unknown built-in middleware ${JSON.stringify(name)} (known: strapi::logger, ${[...defaultStack].join(', ')})`);
     }
   });

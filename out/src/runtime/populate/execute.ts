@@ -149,7 +149,12 @@ function assertWithinLimit(ctx: PopulateContext, node: PopulateNode, count: numb
 /** Relations and media of content-type entries: one join over the link table. */
 async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
   const field = node.field as Extract<FieldMeta, { kind: 'relation' | 'media' }>;
-  const link = field.link!;
+  const link = field.link;
+  if (!link) {
+    // A relation with no storage (meta.ts `unstored`): nothing is ever linked.
+    for (const item of items) item.attributes[field.name] = { data: isToMany(node) ? [] : null };
+    return;
+  }
   const ownerIds = [...new Set(items.map((i) => i.id))];
   const { rows, entries } = await readTargets(ctx, node, (sql, select) => {
     const l = 'l';

@@ -117,7 +117,11 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
     case 'media': {
       const uid = field.kind === 'relation' ? field.target : 'plugin::upload.file';
       const target = options.registry.contentTypes.get(uid);
-      if (!target || (options.canFind && !options.canFind(uid))) return undefined;
+      // Creator fields (target admin::user, not served) populate as null for any caller, as in Strapi.
+      if (field.kind === 'relation' && field.unstored && !target) return { field, query, children: emptyTree, on: new Map() };
+      // Media are populated for anyone who may read the entry (Strapi checks relations to
+      // content types only; the upload plugin's own routes stay guarded).
+      if (!target || (field.kind === 'relation' && options.canFind && !options.canFind(uid))) return undefined;
       return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
     }
     case 'component': {

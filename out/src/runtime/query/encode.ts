@@ -90,7 +90,11 @@ function encodeTimeOfDay(dialect: Dialect, date: Date): string {
 
 /** A request value read as text: scalars stringify, objects and arrays are a 400. */
 export function encodeText(field: ScalarFieldMeta, raw: unknown): string {
-  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'string') {
+    // PostgreSQL refuses U+0000 in a text parameter (a 500); no stored text can hold it anyway.
+    if (raw.includes('\u0000')) throw invalidValue(field, 'text without the NUL character (%00)');
+    return raw;
+  }
   if (typeof raw === 'number' || typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
   throw invalidValue(field, 'a string');
 }

@@ -10,6 +10,12 @@
  * level, misspelled-case operators, private/password attributes and dynamic zones are
  * 400 `Invalid parameter <key>`; unknown operators directly under an attribute and empty
  * objects are dropped silently.
+ *
+ * One `filters` value (REST or GraphQL) compares at most 1,000 values, holds at most 1,000
+ * conditions and nests at most 32 levels (`filterLimits`); past that, a 400 before any SQL
+ * runs, rather than a statement over the database's bound-parameter limit (SQLite 32,766) or
+ * its expression depth (SQLite 1,000), or a stack overflow. A REST query string stays well
+ * inside them (qs: 1,000 parameters, lists of 100, 20 levels of brackets).
  */
 import { invalidParameter, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
@@ -31,9 +37,47 @@ import { isComparableType, isTextMatchableType } from './scalar-types.js';
 import type { SqlBuilder } from './sql.js';
 import { compileTextMatch, type TextMatch } from './text-match.js';
 
+/** What one `filters` value may hold (see the file comment). */
+export const filterLimits = { maxValues: 1000, maxConditions: 1000, maxDepth: 32 } as const;
+
+/** Counts what one compileFilters call has used against `filterLimits`. */
+class FilterBudget {
+  #values = 0;
+  #conditions = 0;
+  #depth = 0;
+
+  /** Before binding `count` more values. */
+  values(count: number): void {
+    this.#values += count;
+    if (this.#values > filterLimits.maxValues) {
+      throw new ValidationError(`Too many values in filters: at most ${filterLimits.maxValues}`);
+    }
+  }
+
+  /** Before compiling one more condition (a comparison, a null test, a relation test). */
+  condition(): void {
+    this.#conditions += 1;
+    if (this.#conditions > filterLimits.maxConditions) {
+      throw new ValidationError(`Too many conditions in filters: at most ${filterLimits.maxConditions}`);
+    }
+  }
+
+  /** `compile` one level deeper. */
+  nested<T>(compile: () => T): T {
+    if (this.#depth >= filterLimits.maxDepth) throw new ValidationError(`Filters are nested too deeply: at most ${filterLimits.maxDepth} levels`);
+    this.#depth += 1;
+    try {
+      return compile();
+    } finally {
+      this.#depth -= 1;
+    }
+  }
+}
+
 interface FilterContext {
   readonly meta: ContentTypeMeta;
   readonly sql: SqlBuilder;
+  readonly budget: FilterBudget;
   readonly alias: string | undefined;
   /** Needed to filter through relations and media; without it they are 400s. */
   readonly registry: Registry | undefined;
@@ -48,6 +92,7 @@ interface FilterContext {
 /** One attribute being filtered: its metadata and its quoted column. */
 interface AttributeContext {
   readonly sql: SqlBuilder;
+  readonly budget: FilterBudget;
   readonly field: ScalarFieldMeta;
   readonly column: string;
   /**
@@ -97,14 +142,16 @@ export function compileFilters(
   canFind?: (uid: string) => boolean,
 ): string | undefined {
   if (filters === undefined || filters === null) return undefined;
-  return compileWhere({ meta, sql, alias, registry, canFind }, filters, 'filters');
+  return compileWhere({ meta, sql, alias, registry, canFind, budget: new FilterBudget() }, filters, 'filters');
 }
 
 /** A where object, or an array of them (implicitly AND-ed, as Strapi does). */
 function compileWhere(ctx: FilterContext, where: unknown, key: string): string | undefined {
-  if (Array.isArray(where)) return and(where.map((member) => compileWhere(ctx, member, key)));
-  if (!isPlainObject(where)) throw invalidParameter(key);
-  return and(Object.entries(where).map(([entryKey, value]) => compileWhereEntry(ctx, entryKey, value)));
+  return ctx.budget.nested(() => {
+    if (Array.isArray(where)) return and(where.map((member) => compileWhere(ctx, member, key)));
+    if (!isPlainObject(where)) throw invalidParameter(key);
+    return and(Object.entries(where).map(([entryKey, value]) => compileWhereEntry(ctx, entryKey, value)));
+  });
 }
 
 /** `$and`/`$or` take an array of conditions; anything else is a 400. */
@@ -132,6 +179,7 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
       return compileAttribute(
         {
           sql: ctx.sql,
+          budget: ctx.budget,
           field,
           column: ctx.columnOf ? ctx.columnOf(field) : ctx.sql.column(field.column, ctx.alias),
           strictOperators: key === 'id',
@@ -162,6 +210,7 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   if (value === undefined || isEmptyObject(value)) return undefined;
 
   const { sql } = ctx;
+  ctx.budget.condition();
   const link = field.link;
   const l = sql.alias('l');
   const t = sql.alias('t');
@@ -178,7 +227,31 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   }
   // Scalars, arrays and operator objects compare the target's id; attribute keys filter the target.
   const nested = !isPlainObject(value) || Object.keys(value).every((k) => k.startsWith('$') && isAttributeOperator(k)) ? { id: value } : value;
-  return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry, canFind: ctx.canFind }, nested, key));
+  const condition = compileWhere({ meta: target, sql, alias: t, registry: ctx.registry, canFind: ctx.canFind, budget: ctx.budget }, nested, key);
+  if (condition === undefined || !mayMatchMissingTarget(nested)) return exists(condition);
+  // Strapi LEFT JOINs the relation: an entry without a target is tested against a row of
+  // NULLs, so `filters[author][id][$null]=true` matches the entries that have no author.
+  const o = sql.alias('o');
+  return (
+    `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column('id', o)} FROM ${sql.ident(ctx.meta.table)} ${sql.ident(o)} ` +
+    `LEFT JOIN ${sql.ident(link.table)} ${sql.ident(l)} ON ${sql.column(link.ownerColumn, l)} = ${sql.column('id', o)} ` +
+    `LEFT JOIN ${sql.ident(target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} WHERE ${condition})`
+  );
+}
+
+/** Operators that a NULL operand may satisfy; without any, only linked targets can match. */
+const nullMatchingKeys = new Set(['$null', '$notNull', '$not', '$ne', '$nei', '$notIn', '$notContains', '$notContainsi']);
+
+/**
+ * Whether a nested where may hold for a missing target (every column NULL). Conservative:
+ * true when it holds a null value or an operator that NULL can satisfy. When false, the
+ * cheaper inner join answers the same.
+ */
+function mayMatchMissingTarget(where: unknown): boolean {
+  if (where === null) return true;
+  if (Array.isArray(where)) return where.some(mayMatchMissingTarget);
+  if (!isPlainObject(where)) return false;
+  return Object.entries(where).some(([k, v]) => nullMatchingKeys.has(k) || mayMatchMissingTarget(v));
 }
 
 /**
@@ -195,6 +268,7 @@ function compileComponentField(ctx: FilterContext, key: string, field: Extract<F
   const inner = (base: string, keys: readonly string[]): FilterContext => ({
     meta: component as ContentTypeMeta,
     sql,
+    budget: ctx.budget,
     alias: undefined,
     registry: ctx.registry,
     canFind: ctx.canFind,
@@ -214,10 +288,15 @@ function compileComponentField(ctx: FilterContext, key: string, field: Extract<F
 
 /** The value under an attribute key. */
 function compileAttribute(ctx: AttributeContext, value: unknown): string | undefined {
-  if (value === null) return `${ctx.column} IS NULL`;
-  if (Array.isArray(value)) return compileOperator(ctx, '$in', value);
-  if (isPlainObject(value)) return compileAttributeOperators(ctx, value);
-  return compileOperator(ctx, '$eq', value);
+  return ctx.budget.nested(() => {
+    if (value === null) {
+      ctx.budget.condition();
+      return `${ctx.column} IS NULL`;
+    }
+    if (Array.isArray(value)) return compileOperator(ctx, '$in', value);
+    if (isPlainObject(value)) return compileAttributeOperators(ctx, value);
+    return compileOperator(ctx, '$eq', value);
+  });
 }
 
 function compileAttributeOperators(ctx: AttributeContext, operators: Record<string, unknown>): string | undefined {
@@ -241,6 +320,8 @@ function compileAttributeOperators(ctx: AttributeContext, operators: Record<stri
 function compileOperator(ctx: AttributeContext, operator: AttributeOperator, value: unknown): string | undefined {
   if (isEmptyObject(value)) return undefined;
   const { sql, field, column } = ctx;
+  // Several values under a comparison fan out below (a condition each); anything else is one.
+  if (!Array.isArray(value) || !fansOut(operator)) ctx.budget.condition();
 
   switch (operator) {
     case '$null':
@@ -258,7 +339,7 @@ function compileOperator(ctx: AttributeContext, operator: AttributeOperator, val
       return compileBetween(ctx, value);
   }
   // Any other operator given several values means "any of them".
-  if (Array.isArray(value)) return or(value.map((member) => compileOperator(ctx, operator, member)));
+  if (Array.isArray(value)) return ctx.budget.nested(() => or(value.map((member) => compileOperator(ctx, operator, member))));
 
   switch (operator) {
     case '$eq':
@@ -273,18 +354,26 @@ function compileOperator(ctx: AttributeContext, operator: AttributeOperator, val
 
   if (isTextOperator(operator)) {
     if (!isTextMatchableType(field.type)) throw invalidParameter(operator);
+    ctx.budget.values(1);
     return compileTextMatch(sql, field, column, textMatches[operator], encodeText(field, value));
   }
 
   const ordering = operator !== '$eq' && operator !== '$ne';
   const left = comparableColumn(sql, field, column, ordering);
+  ctx.budget.values(1);
   return `${left} ${comparisonSql[operator]} ${comparableOperand(sql, field, sql.value(field, value))}`;
+}
+
+/** Operators that, given several values, mean "any of them" (one condition per value). */
+function fansOut(operator: AttributeOperator): boolean {
+  return operator !== '$in' && operator !== '$notIn' && operator !== '$between' && operator !== '$null' && operator !== '$notNull';
 }
 
 function compileList(ctx: AttributeContext, operator: '$in' | '$notIn', values: readonly unknown[]): string | undefined {
   const { sql, field, column } = ctx;
   // `IN ()` is a syntax error on PostgreSQL and MySQL: nothing is in an empty list.
   if (values.length === 0) return operator === '$in' ? '1 = 0' : undefined;
+  ctx.budget.values(values.length);
   const operands = values.map((value) => comparableOperand(sql, field, sql.value(field, value)));
   const left = comparableColumn(sql, field, column, false);
   return `${left} ${operator === '$in' ? 'IN' : 'NOT IN'} (${operands.join(', ')})`;
@@ -295,6 +384,7 @@ function compileBetween(ctx: AttributeContext, value: unknown): string {
   if (!Array.isArray(value) || value.length !== 2) {
     throw new ValidationError(`Invalid parameter $between: expected exactly 2 values for ${field.name}`);
   }
+  ctx.budget.values(2);
   const [low, high] = value.map((bound) => comparableOperand(sql, field, sql.value(field, bound)));
   return `${comparableColumn(sql, field, column, true)} BETWEEN ${low} AND ${high}`;
 }

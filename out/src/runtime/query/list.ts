@@ -66,6 +66,7 @@ function compilePublicationState(meta: ContentTypeMeta, state: PublicationState,
 function compileSearchParam(meta: ContentTypeMeta, raw: unknown, sql: SqlBuilder): string | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') throw invalidParameter('_q');
+  if (raw.includes('\u0000')) throw new ValidationError('Invalid parameter _q: expected text without the NUL character (%00)');
   return compileSearch(meta, raw, sql);
 }
 
@@ -76,6 +77,11 @@ function compileSearchParam(meta: ContentTypeMeta, raw: unknown, sql: SqlBuilder
 export function selectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder, alias?: string, extraFields: readonly string[] = []): string {
   const scalars = fields.map((name) => {
     const field: ScalarFieldMeta = name === 'id' ? idField(meta) : (meta.fields[name] as ScalarFieldMeta);
+    // SQLite gives JSON columns numeric affinity: a json value that is a bare number is stored
+    // as one, which Prisma's raw-query reader (reads inside a write) refuses for a Json column.
+    if (sql.dialect === 'sqlite' && (field.type === 'json' || field.type === 'array')) {
+      return `CAST(${sql.column(field.column, alias)} AS TEXT) AS ${sql.ident(name)}`;
+    }
     return `${sql.column(field.column, alias)} AS ${sql.ident(name)}`;
   });
   const extras = extraFields.map((name) => {

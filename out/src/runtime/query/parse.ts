@@ -2,8 +2,15 @@
 /**
  * Query-string parsing with the exact `qs` options Strapi v4 uses, so bracket notation
  * (`filters[title][$eq]=x`, `sort[0]=title`) produces the same nested values.
+ *
+ * Limits (as Strapi's qs options): 1,000 parameters, lists of 100 elements (a longer indexed
+ * list becomes an object, which every parameter then refuses with a 400), 20 levels of
+ * brackets (deeper brackets stay one literal key: 400 `Invalid parameter`). Unlike Strapi,
+ * a query string over the parameter limit is a 400, not silently cut after the 1,000th
+ * parameter (a dropped filter would widen the answer).
  */
 import qs from 'qs';
+import { ValidationError } from '../errors.js';
 
 /** Strapi's `query` middleware defaults, plus qs's own parameter cap made explicit. */
 export const queryStringOptions = {
@@ -16,5 +23,15 @@ export const queryStringOptions = {
 } as const;
 
 export function parseQueryString(querystring: string): Record<string, unknown> {
+  if (countParameters(querystring, queryStringOptions.parameterLimit + 1) > queryStringOptions.parameterLimit) {
+    throw new ValidationError(`Too many query parameters: at most ${queryStringOptions.parameterLimit}`);
+  }
   return qs.parse(querystring, queryStringOptions) as Record<string, unknown>;
+}
+
+/** `&`-separated parts, as qs counts them (empty ones included), counting no further than `stop`. */
+function countParameters(querystring: string, stop: number): number {
+  let count = 1;
+  for (let at = querystring.indexOf('&'); at !== -1 && count < stop; at = querystring.indexOf('&', at + 1)) count += 1;
+  return count;
 }

@@ -16,6 +16,20 @@ export interface CompiledSql {
 
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Values one statement built from a list of any length (ids to link, to check, to look up)
+ * binds at most: such lists are cut into batches of this size. The databases' own limits are
+ * far above it (SQLite 32,766, PostgreSQL and MySQL 65,535), and statements stay small.
+ */
+export const maxBoundParameters = 1000;
+
+/** `items` in consecutive batches of at most `size`. */
+export function batches<T>(items: readonly T[], size: number = maxBoundParameters): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 export class SqlBuilder {
   readonly dialect: Dialect;
   readonly params: unknown[] = [];

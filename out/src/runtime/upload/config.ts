@@ -31,6 +31,18 @@ export interface UploadConfig {
   readonly sizeOptimization: boolean;
   /** Rotate images according to their EXIF orientation (Strapi's `autoOrientation`). Default false. */
   readonly autoOrientation: boolean;
+  /**
+   * Largest image (width × height, read from its header) that is decoded to make formats or
+   * optimize it; a larger one is refused with 413 PayloadTooLargeError before it is decoded.
+   * Decoding takes about 4 bytes a pixel (a 250 KB PNG of 16000 × 16000 took 1.5 GB and 12 s).
+   * Default 50,000,000 (50 megapixels, e.g. 8660 × 5773; sharp's own limit is 268,402,689).
+   */
+  readonly maxImagePixels: number;
+  /**
+   * Images processed at once by this process (decoding, optimization, formats); more uploads
+   * wait their turn, so memory stays bounded by this × the largest image. Default 2.
+   */
+  readonly imageConcurrency: number;
   /** Where files are received before they are stored. Default `<os tmpdir>/contentgen-uploads`. */
   readonly tmpDir?: string;
   /** `Cache-Control: public, max-age=<seconds>` of served files. Default 60, Strapi's public folder. */
@@ -68,6 +80,8 @@ export const defaultUploadConfig: UploadConfig = {
   responsiveDimensions: true,
   sizeOptimization: true,
   autoOrientation: false,
+  maxImagePixels: 50_000_000,
+  imageConcurrency: 2,
   maxAge: 60,
   provider: { name: 'local' },
 };
@@ -89,7 +103,7 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
   else if (providerName === 'aws-s3') provider = { name: 'aws-s3', ...resolveS3Options(providerOptions, actionOptions, at) };
   else throw new Error(`${at}.provider must be 'local' or 'aws-s3', got ${JSON.stringify(providerName)}`);
   const config: UploadConfig = { ...defaultUploadConfig, ...withoutUndefined(strapiSettings), ...withoutUndefined(settings), provider };
-  for (const key of ['sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit'] as const) {
+  for (const key of ['sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit', 'maxImagePixels', 'imageConcurrency'] as const) {
     if (!Number.isSafeInteger(config[key]) || config[key] < 1) {
       throw new Error(`upload config ${key} must be a positive integer, got ${String(config[key])}`);
     }

@@ -22,6 +22,7 @@ import type { Context } from 'koa';
 import type { EntityService } from '../entity/service.js';
 import { assertDataPayload } from '../entity/input.js';
 import { validationErrors, type ValidationError } from '../errors.js';
+import { assertJsonDepth, maxBodyDepth } from '../http/body.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MediaFieldMeta, Registry } from '../meta.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { assertAllowedTypes } from './allowed-types.js';
@@ -165,6 +166,7 @@ function parseDataField(values: readonly string[] | undefined): Record<string, u
   } catch {
     throw badRequest(invalidDataMessage);
   }
+  assertJsonDepth(data, maxBodyDepth, 'the data field');
   // Anything but an object is the same 400 as a JSON body without an object `data`.
   return assertDataPayload({ data });
 }

@@ -75,9 +75,12 @@ export function storedMime(fileName: string, sent: string): string {
   return resolveMime(sent, fileExtension(fileName, sent));
 }
 
-/** The name a file keeps: `fileInfo.name` if given, else the client's file name, NFC-normalized. */
+/**
+ * The name a file keeps: `fileInfo.name` if given, else the client's file name, NFC-normalized.
+ * Control characters of the client's name (a NUL PostgreSQL cannot store) are dropped.
+ */
 export function displayName(clientName: string, infoName: string | null | undefined): string {
-  return (infoName || clientName).normalize();
+  return (infoName || clientName.replace(/[\u0000-\u001f\u007f]/g, '')).normalize();
 }
 
 /** Strapi stores sizes in kilobytes (1000 bytes) rounded to two decimals. */

@@ -125,6 +125,9 @@ export async function readMultipart(req: IncomingMessage, options: ReadMultipart
     parser.on('file', (field, stream, info) => {
       const filename = info.filename ?? '';
       if (failed || !acceptFile(field)) {
+        // A body that ends inside this part makes busboy emit 'error' on the part too (the
+        // parser's own 'error' reports it): without a listener, that would end the process.
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }

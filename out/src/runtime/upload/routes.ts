@@ -11,6 +11,7 @@
  */
 import type { ContentTypeMeta } from '../meta.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
+import { parseJsonText } from '../http/body.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Route, RouteContext } from '../rest/routes.js';
 import { multipartLimits, type UploadConfig } from './config.js';
@@ -94,12 +95,7 @@ async function readUploadBody(ctx: RouteContext, config: UploadConfig, tmpDir: s
   if (ctx.is('json') && !ctx.req.readableEnded) {
     const text = await readText(ctx, config.fieldSizeLimit);
     if (text.trim() === '') return {};
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new ValidationError('Invalid JSON in the request body');
-    }
+    const json = parseJsonText(text);
     return { fileInfo: typeof json === 'object' && json !== null ? (json as Record<string, unknown>)['fileInfo'] : undefined };
   }
   return {};

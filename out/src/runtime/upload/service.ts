@@ -14,7 +14,7 @@ import path from 'node:path';
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { parseId } from '../entity/service.js';
-import { ApplicationError, NotFoundError, ValidationError, validationErrors } from '../errors.js';
+import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError, validationErrors } from '../errors.js';
 import type { ContentTypeMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
 import { isPlainObject } from '../query/is-plain-object.js';
@@ -22,7 +22,7 @@ import { toEntry } from '../rest/transform.js';
 import type { UploadConfig } from './config.js';
 import { bytesToKbytes, displayName, fileExtension, generateHash, storedMime } from './filename.js';
 import { formatEntry, optimizedImageFormats, planFormats, processedImageFormats, resizedImageFormats, type FileFormat } from './formats.js';
-import { probeImage, writeOptimized, writeResized } from './image.js';
+import { probeImage, Semaphore, writeOptimized, writeResized } from './image.js';
 import type { ReceivedFile } from './multipart.js';
 import type { StoredName, UploadProvider } from './provider-local.js';
 
@@ -96,10 +96,13 @@ export interface StagedUpload {
 export class UploadService {
   readonly meta: ContentTypeMeta;
   private readonly delegate: string;
+  /** Images processed at once (`imageConcurrency`): decoding is what takes memory. */
+  readonly #images: Semaphore;
 
   constructor(private readonly options: UploadServiceOptions) {
     this.meta = options.meta;
     this.delegate = options.meta.delegate;
+    this.#images = new Semaphore(options.config.imageConcurrency);
   }
 
   get provider(): UploadProvider {
@@ -248,7 +251,6 @@ export class UploadService {
   // --- steps -----------------------------------------------------------------------------
 
   private async prepare(file: ReceivedFile, info: FileInfo, fixed?: { hash: string; ext: string }): Promise<PreparedFile> {
-    const { config } = this.options;
     const clientExt = fileExtension(file.filename, file.mimeType);
     const ext = fixed?.ext ?? clientExt;
     const mime = storedMime(file.filename, file.mimeType);
@@ -257,11 +259,23 @@ export class UploadService {
     const temps: string[] = [];
     const base = { name, alternativeText: info.alternativeText, caption: info.caption, hash, ext, mime, temps };
 
-    const probe = mime.startsWith('image/') ? await probeImage(file.path) : null;
+    if (!mime.startsWith('image/')) return { ...base, sizeInBytes: file.size, width: null, height: null, main: { temp: file.path }, formats: [] };
+    return this.#images.run(() => this.prepareImage(file, base));
+  }
+
+  /** `prepare` for a file whose MIME type says image: one of at most `imageConcurrency` at once. */
+  private async prepareImage(file: ReceivedFile, base: Omit<PreparedFile, 'sizeInBytes' | 'width' | 'height' | 'main' | 'formats'> & { temps: string[] }): Promise<PreparedFile> {
+    const { config } = this.options;
+    const { name, hash, ext, mime, temps } = base;
+    const probe = await probeImage(file.path);
     if (!probe || !processedImageFormats.includes(probe.format)) {
       if (!probe && claimedImageMimes.has(mime)) throw new ApplicationError('File is not a valid image', { file: name });
       return { ...base, sizeInBytes: file.size, width: null, height: null, main: { temp: file.path }, formats: [] };
     }
+    // Checked from the header, before anything decodes (formats that are only measured, like SVG, never are).
+    const decoded = resizedImageFormats.includes(probe.format) || optimizedImageFormats.includes(probe.format);
+    if (decoded && probe.width * probe.height > config.maxImagePixels) throw tooManyPixels(name, probe, config.maxImagePixels);
+    const maxPixels = config.maxImagePixels;
 
     try {
       let source = file.path;
@@ -273,6 +287,7 @@ export class UploadService {
         const target = this.tempPath(temps);
         const written = await writeOptimized(source, target, {
           format: probe.format,
+          maxPixels,
           quality: config.sizeOptimization ? 80 : 100,
           autoOrient: config.autoOrientation,
           ...(orientation ? { orientation } : {}),
@@ -291,7 +306,7 @@ export class UploadService {
         const planned = planFormats({ width, height }, config.responsiveDimensions ? config.breakpoints : {});
         for (const { key, box } of planned) {
           const target = this.tempPath(temps);
-          const written = await writeResized(source, target, box, { format: probe.format, ...(orientation ? { orientation } : {}) });
+          const written = await writeResized(source, target, box, { format: probe.format, maxPixels, ...(orientation ? { orientation } : {}) });
           formats.push({ key, stored: { hash: `${key}_${hash}`, ext }, temp: target, width: written.width, height: written.height, sizeInBytes: written.size });
         }
       }
@@ -300,7 +315,7 @@ export class UploadService {
       await removeTemps(temps);
       if (err instanceof ApplicationError) throw err;
       const reason = String((err as Error)?.message ?? err);
-      if (/pixel limit/i.test(reason)) throw new ValidationError(`${name} is too large an image to process`);
+      if (/pixel limit/i.test(reason)) throw tooManyPixels(name, probe, config.maxImagePixels);
       throw new ApplicationError('File is not a valid image', { file: name });
     }
   }
@@ -393,6 +408,16 @@ export class UploadService {
   }
 }
 
+/** 413: an image whose pixels (its header says) are over `maxImagePixels`. */
+function tooManyPixels(name: string, size: { width: number; height: number }, max: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`${name} is too large an image to process: ${size.width} × ${size.height} pixels, more than ${max}`, {
+    file: name,
+    width: size.width,
+    height: size.height,
+    maxImagePixels: max,
+  });
+}
+
 function flatten(entry: { id: number; attributes: Record<string, unknown> }): FileObject {
   return { id: entry.id, ...entry.attributes };
 }
@@ -449,6 +474,10 @@ function checkFileInfo(item: unknown, path: string[]): FileInfo {
     if (value === undefined) continue;
     if (value !== null && typeof value !== 'string') {
       issues.push({ path: [...path, key], message: `${[...path, key].join('.')} must be a \`string\` type`, name: 'ValidationError' as const });
+      continue;
+    }
+    if (value?.includes('\u0000')) {
+      issues.push({ path: [...path, key], message: `${[...path, key].join('.')} must not contain the NUL character (\\u0000)`, name: 'ValidationError' as const });
       continue;
     }
     info[key] = value;
