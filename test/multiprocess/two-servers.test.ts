@@ -186,7 +186,9 @@ describe('one process goes away', () => {
       }
     };
     const load = [0, 1, 2].flatMap((w) => [worker(victim, w), worker(a, w)]);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Kill it mid-load: once it has acknowledged a few writes (at most 30 s on a loaded machine).
+    const deadline = Date.now() + 30_000;
+    while (acknowledged.filter((e) => e.name.startsWith('load-v')).length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await victim.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
     await new Promise((r) => setTimeout(r, 500));
     stop = true;
