@@ -167,8 +167,8 @@ describe('fields', () => {
     expect(res.body.data).toEqual([{ id: ids['Alpha news'], attributes: { title: 'Alpha news', views: 10 } }]);
   });
 
-  it('accepts a comma list, on findOne too', async () => {
-    const res = await api.get(`/api/articles/${ids['beta story']}?fields=title,status`);
+  it('accepts a list, on findOne too', async () => {
+    const res = await api.get(`/api/articles/${ids['beta story']}?fields[0]=title&fields[1]=status`);
     expect(res.body.data).toEqual({ id: ids['beta story'], attributes: { title: 'beta story', status: 'draft' } });
   });
 

@@ -138,7 +138,7 @@ describe('errors', () => {
   it('400 for malformed JSON', async () => {
     const res = await api.request('POST', '/api/articles', '{"data": ', { 'content-type': 'application/json' });
     expect(res.status).toBe(400);
-    expect(res.body.error.name).toBe('ValidationError');
+    expect(res.body.error.name).toBe('SyntaxError');
   });
 
   it('413 for an oversized body', async () => {

@@ -427,7 +427,7 @@ describe('GET /api/upload/files', () => {
   });
 
   it('supports filters, sort, fields and pagination through the query layer', async () => {
-    const texts = await send('GET', `${base}/api/upload/files?filters[mime][$eq]=text/plain&sort=id:desc&fields=name,mime`);
+    const texts = await send('GET', `${base}/api/upload/files?filters[mime][$eq]=text/plain&sort=id:desc&fields[0]=name&fields[1]=mime`);
     expect(texts.status).toBe(200);
     expect(texts.json.length).toBeGreaterThanOrEqual(3);
     expect(texts.json.every((f: any) => f.mime === 'text/plain' && Object.keys(f).join() === 'id,name,mime')).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * Reads a JSON request body with a size limit. Strapi answers an oversized body with 413
- * and malformed JSON with 400; both go through the error middleware.
+ * and malformed JSON with 400 SyntaxError (JSON.parse's message, no `details`); both go
+ * through the error middleware.
  *
  * A body may nest at most `maxBodyDepth` (100) arrays and objects deep: anything deeper is a
  * 400 before any handler sees it, so no code that walks a value recursively (validation
@@ -8,7 +9,7 @@
  * of stack on a crafted body. Entries need far less: a JSON attribute holds at most 20 levels.
  */
 import type { Context, Next } from 'koa';
-import { PayloadTooLargeError, ValidationError } from '../errors.js';
+import { BodySyntaxError, PayloadTooLargeError, ValidationError } from '../errors.js';
 
 export interface BodyOptions {
   /** Largest accepted body in bytes. */
@@ -39,7 +40,15 @@ export function jsonBody(options: BodyOptions) {
         if (!ctx.is('json') && ctx.get('content-type') !== '') {
           throw new ValidationError('Unsupported content type: send the body as application/json');
         }
-        (ctx.request as { body?: unknown }).body = parseJsonText(text, maxDepth, 'the request body');
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          // Strapi's answer: JSON.parse's message, as a SyntaxError without details.
+          throw new BodySyntaxError(err instanceof Error ? err.message : 'Unexpected end of JSON input');
+        }
+        assertJsonDepth(value, maxDepth, 'the request body');
+        (ctx.request as { body?: unknown }).body = value;
       }
     }
     await next();

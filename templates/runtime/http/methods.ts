@@ -1,6 +1,7 @@
 /**
- * The answer to a method the path's routes do not have: 405 MethodNotAllowedError in the
- * error envelope, with an `Allow` header listing the path's methods, whether the router knows
+ * The answer to a method the path's routes do not have: 405 with Strapi's answer (Koa's own
+ * for a bodiless 405: `text/plain` body `Method Not Allowed`, not the JSON error envelope)
+ * and an `Allow` header listing the path's methods, whether the router knows
  * the method (`PATCH /api/articles`) or not (`PROPFIND`, `LOCK`, `PURGE`…: @koa/router's
  * `allowedMethods({ throw: true })` raised a 501 there, which the envelope only knew as a 500
  * with a stack trace in the log; Strapi answers it 501). A path no route has is a 404 whatever
@@ -9,7 +10,7 @@
  */
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { MethodNotAllowedError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 
 export function allowedMethods(router: Router<any, any>) {
   const answer = router.allowedMethods();
@@ -20,6 +21,8 @@ export function allowedMethods(router: Router<any, any>) {
       ctx.remove('Allow');
       throw new NotFoundError();
     }
-    throw new MethodNotAllowedError();
+    ctx.status = 405;
+    ctx.type = 'text/plain';
+    ctx.body = 'Method Not Allowed';
   };
 }

@@ -226,7 +226,31 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   }
   // Scalars, arrays and operator objects compare the target's id; attribute keys filter the target.
   const nested = !isPlainObject(value) || Object.keys(value).every((k) => k.startsWith('$') && isAttributeOperator(k)) ? { id: value } : value;
-  return exists(compileWhere({ meta: target, sql, alias: t, registry: ctx.registry, canFind: ctx.canFind, budget: ctx.budget }, nested, key));
+  const condition = compileWhere({ meta: target, sql, alias: t, registry: ctx.registry, canFind: ctx.canFind, budget: ctx.budget }, nested, key);
+  if (condition === undefined || !mayMatchMissingTarget(nested)) return exists(condition);
+  // Strapi LEFT JOINs the relation: an entry without a target is tested against a row of
+  // NULLs, so `filters[author][id][$null]=true` matches the entries that have no author.
+  const o = sql.alias('o');
+  return (
+    `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column('id', o)} FROM ${sql.ident(ctx.meta.table)} ${sql.ident(o)} ` +
+    `LEFT JOIN ${sql.ident(link.table)} ${sql.ident(l)} ON ${sql.column(link.ownerColumn, l)} = ${sql.column('id', o)} ` +
+    `LEFT JOIN ${sql.ident(target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} WHERE ${condition})`
+  );
+}
+
+/** Operators that a NULL operand may satisfy; without any, only linked targets can match. */
+const nullMatchingKeys = new Set(['$null', '$notNull', '$not', '$ne', '$nei', '$notIn', '$notContains', '$notContainsi']);
+
+/**
+ * Whether a nested where may hold for a missing target (every column NULL). Conservative:
+ * true when it holds a null value or an operator that NULL can satisfy. When false, the
+ * cheaper inner join answers the same.
+ */
+function mayMatchMissingTarget(where: unknown): boolean {
+  if (where === null) return true;
+  if (Array.isArray(where)) return where.some(mayMatchMissingTarget);
+  if (!isPlainObject(where)) return false;
+  return Object.entries(where).some(([k, v]) => nullMatchingKeys.has(k) || mayMatchMissingTarget(v));
 }
 
 /**

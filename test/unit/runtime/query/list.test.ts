@@ -24,7 +24,7 @@ describe('buildFindQuery', () => {
   });
 
   it('aliases columns whose names differ from the attribute', () => {
-    expect(find('mysql', 'fields=bigViews,createdAt', article).select.sql).toBe(
+    expect(find('mysql', 'fields[0]=bigViews&fields[1]=createdAt', article).select.sql).toBe(
       'SELECT `id` AS `id`, `big_views` AS `bigViews`, `created_at` AS `createdAt` FROM `articles` ORDER BY `id` ASC LIMIT 25',
     );
   });

@@ -227,7 +227,7 @@ describe('on SQLite: search, order, pages and publication state', () => {
   });
 
   it('returns rows keyed by attribute name', () => {
-    const plan = buildFindQuery(article, parseQueryString('fields=title,bigViews,releasedAt&filters[id]=1'), options);
+    const plan = buildFindQuery(article, parseQueryString('fields[0]=title&fields[1]=bigViews&fields[2]=releasedAt&filters[id]=1'), options);
     expect(db.prepare(plan.select.sql).all(...plan.select.params)).toEqual([
       { id: 1, title: 'Hello World', bigViews: 9007199254740992, releasedAt: '2024-03-05T10:00:00.000+00:00' },
     ]);
