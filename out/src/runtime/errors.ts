@@ -88,6 +88,14 @@ export class MethodNotAllowedError extends ApplicationError {
   }
 }
 
+/**
+ * A request body that is not JSON: Strapi (koa-body) answers 400 with JSON.parse's own error,
+ * `{status: 400, name: 'SyntaxError', message}` and no `details`.
+ */
+export class BodySyntaxError extends ApplicationError {
+  override name = 'SyntaxError';
+}
+
 /** `Invalid parameter <key>`: the error Strapi's validateQuery raises for unknown or private keys. */
 export function invalidParameter(key: string): ValidationError {
   return new ValidationError(`Invalid parameter ${key}`);
@@ -124,6 +132,7 @@ interface ErrorBody {
 
 /** Maps any thrown value to the envelope's `error` member. Unknown errors hide their message. */
 export function toErrorBody(err: unknown): ErrorBody {
+  if (err instanceof BodySyntaxError) return { status: err.status, name: err.name, message: err.message };
   if (err instanceof ApplicationError) {
     return { status: err.status, name: err.name, message: err.message, details: err.details };
   }

@@ -209,7 +209,7 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
 
     // Fixed paths before /users/:id.
     route('GET', '/users/count', 'user.count', async (ctx) => {
-      ctx.body = await users.count(query(ctx));
+      ctx.body = await users.count(query(ctx), can(ctx));
     }),
 
     route('GET', '/users/me', 'user.me', async (ctx) => {

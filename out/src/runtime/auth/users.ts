@@ -53,14 +53,14 @@ export class UserService {
    */
   async find(query: Record<string, unknown>, can: Can): Promise<UserObject[]> {
     const tree = this.populateTree(query, can);
-    const plan = buildFindQuery(this.meta, { ...query, pagination: userPagination(query) }, { ...this.readOptions(false), extraFields: jsonFieldsFor(tree) });
+    const plan = buildFindQuery(this.meta, { ...query, pagination: userPagination(query) }, { ...this.readOptions(false, can), extraFields: jsonFieldsFor(tree) });
     const rows = await this.db.query(plan.select.sql, plan.select.params);
     return this.toUsers(this.db, rows, plan.fields, tree);
   }
 
   /** GET /api/users/count: the number of users matching `filters` / `_q`. */
-  async count(query: Record<string, unknown>): Promise<number> {
-    const plan = buildFindQuery(this.meta, { filters: query['filters'], _q: query['_q'], pagination: { start: 0, limit: 1 } }, this.readOptions(true));
+  async count(query: Record<string, unknown>, can: Can): Promise<number> {
+    const plan = buildFindQuery(this.meta, { filters: query['filters'], _q: query['_q'], pagination: { start: 0, limit: 1 } }, this.readOptions(true, can));
     const [row] = await this.db.query<{ count: unknown }>(plan.count!.sql, plan.count!.params);
     return Number(row?.count ?? 0);
   }
@@ -70,7 +70,7 @@ export class UserService {
     const userId = parseUserId(id);
     if (userId === null) return null;
     const tree = this.populateTree(query, can);
-    const plan = buildFindOneQuery(this.meta, userId, query, { dialect: db.dialect, extraFields: jsonFieldsFor(tree) });
+    const plan = buildFindOneQuery(this.meta, userId, query, { dialect: db.dialect, extraFields: jsonFieldsFor(tree), registry: this.registry, canFind: (uid) => can(findActionOf(uid)) });
     const rows = await db.query(plan.select.sql, plan.select.params);
     const [user] = await this.toUsers(db, rows, plan.fields, tree);
     return user ?? null;
@@ -147,8 +147,9 @@ export class UserService {
     return id ?? null;
   }
 
-  private readOptions(withCount: boolean) {
-    return { dialect: this.db.dialect, registry: this.registry, defaultLimit: 25, maxLimit: 0, withCount };
+  /** Filtering through a type the caller may not `find` (a user's `role`) is a 400, as in Strapi. */
+  private readOptions(withCount: boolean, can: Can) {
+    return { dialect: this.db.dialect, registry: this.registry, defaultLimit: 25, maxLimit: 0, withCount, canFind: (uid: string) => can(findActionOf(uid)) };
   }
 
   /** `populate` like any content type (the shared planner), for the types the caller may `find`. */

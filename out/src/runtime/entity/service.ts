@@ -109,7 +109,12 @@ export class EntityService {
     const entryId = parseId(id);
     if (entryId === null) return null;
     const tree = this.parsePopulate(query, access);
-    const plan = buildFindOneQuery(this.meta, entryId, query, { dialect: db.dialect, extraFields: jsonFieldsFor(tree) });
+    const plan = buildFindOneQuery(this.meta, entryId, query, {
+      dialect: db.dialect,
+      extraFields: jsonFieldsFor(tree),
+      registry: this.options.registry,
+      ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
+    });
     const rows = await db.query(plan.select.sql, plan.select.params);
     // findOne ignores publicationState for the entry itself; populated relations stay live.
     const [entry] = await this.toEntries(db, rows, plan.fields, tree, 'live');

@@ -2,7 +2,10 @@
 /**
  * `fields`: which scalar attributes a response carries.
  *
- *   fields=title,slug     fields[0]=title&fields[1]=slug     fields=*     (absent: all)
+ *   fields=title     fields[0]=title&fields[1]=slug     fields=*     (absent: all)
+ *
+ * As in Strapi v4.26, a comma is not a separator: `fields=title,slug` names one attribute
+ * `title,slug` and is 400 `Invalid parameter title,slug`.
  */
 import { invalidParameter, ValidationError } from '../errors.js';
 import { type ContentTypeMeta, isSelectableScalar } from '../meta.js';
@@ -32,8 +35,9 @@ export function parseFields(meta: ContentTypeMeta, raw: unknown): string[] {
 }
 
 /**
- * Names from a comma list or an array of comma lists. As in Strapi, `*` means "all" only
- * as the whole parameter; inside a list it is an unknown name. Blank names are skipped.
+ * Names from a string or an array of strings, each one name (commas do not split). As in
+ * Strapi, `*` means "all" only as the whole parameter; inside a list it is an unknown name.
+ * Blank names are skipped.
  */
 function requestedNames(raw: unknown): string[] {
   const items = typeof raw === 'string' ? [raw] : raw;
@@ -41,7 +45,6 @@ function requestedNames(raw: unknown): string[] {
     throw new ValidationError('Invalid fields parameter. Expected a string or an array of strings');
   }
   return items
-    .flatMap((item) => item.split(','))
     .map((name) => name.trim())
     .filter((name) => name !== '');
 }

@@ -143,16 +143,19 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
 
 /**
  * One entry by id. Only `fields` applies: findOne ignores filters, sort, pagination and
- * publicationState, so drafts are found by id (Strapi v4 behaviour).
+ * publicationState, so drafts are found by id (Strapi v4 behaviour). `filters` are still
+ * validated as find validates them (Strapi's validateQuery): an unknown or private key, or a
+ * relation to a type the caller may not find, is 400 `Invalid parameter <key>`.
  */
 export function buildFindOneQuery(
   meta: ContentTypeMeta,
   id: number | string,
   query: Record<string, unknown>,
-  options: Pick<ReadOptions, 'dialect' | 'extraFields'>,
+  options: Pick<ReadOptions, 'dialect' | 'extraFields' | 'registry' | 'canFind'>,
 ): FindOneQuery {
   const sql = new SqlBuilder(options.dialect);
   const fields = parseFields(meta, query['fields']);
+  compileFilters(meta, query['filters'], new SqlBuilder(options.dialect), undefined, options.registry, options.canFind);
   const key = idField(meta);
   const condition = `${sql.column(key.column)} = ${sql.value(key, id)}`;
   const select = sql.finish(`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)} FROM ${sql.ident(meta.table)} WHERE ${condition}`);
