@@ -6,7 +6,7 @@
  * upwards from the server's folder). One install per database per run; npm's cache helps.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +31,45 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
   let base: string;
   let serverDir: string;
   let database: TestDatabase;
-  let child: ChildProcess | undefined;
-  let output = '';
+  const databases: TestDatabase[] = [];
+  const children: ChildProcess[] = [];
+
+  /** `npm start` in `dir` (its own process group, so the npm → node chain can be stopped); the server's URL. */
+  async function npmStart(dir: string, databaseUrl: string): Promise<string> {
+    const child = spawn('npm', ['start'], {
+      cwd: dir,
+      detached: true,
+      env: userEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, NODE_ENV: 'development' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${output}`)), 120_000);
+      child.stdout!.on('data', () => {
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited with ${code}:\n${output}`));
+      });
+    });
+  }
+
+  async function stopAll(): Promise<void> {
+    for (const child of children.splice(0)) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  }
 
   beforeAll(async () => {
     base = await mkdtemp(path.join(os.tmpdir(), 'contentgen-standalone-'));
@@ -45,8 +82,9 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
   }, 360_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
     await database?.drop();
+    for (const extra of databases) await extra.drop();
     if (base) await rm(base, { recursive: true, force: true });
   });
 
@@ -64,29 +102,7 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
   });
 
   it('compiles with npm start and serves REST and GraphQL', async () => {
-    // detached: its own process group, so the whole npm → node chain can be stopped.
-    child = spawn('npm', ['start'], {
-      cwd: serverDir,
-      detached: true,
-      env: userEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NODE_ENV: 'development' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${output}`)), 120_000);
-      child!.stdout!.on('data', () => {
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      child!.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`npm start exited with ${code}:\n${output}`));
-      });
-    });
+    const url = await npmStart(serverDir, database.url);
     const api = client(url);
     const list = await api.get('/api/articles');
     expect(list.status).toBe(200);
@@ -101,6 +117,27 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
     const graphql = await api.post('/graphql', { query: '{ articles { data { id attributes { title } } } }' }, { authorization: `Bearer ${jwt}` });
     expect(graphql.status).toBe(200);
     expect(graphql.body).toEqual({ data: { articles: { data: [{ id: String(created.body.data.id), attributes: { title: 'Built elsewhere' } }] } } });
-    process.kill(-child.pid!, 'SIGTERM');
+    await stopAll();
   }, 180_000);
+
+  it('the real-shapes fixture (models of published Strapi projects) starts there too', async () => {
+    // Same database, same dependencies: it shares the install above (node_modules linked),
+    // generates its own Prisma client and compiles with npm start like any build.
+    const shapesDir = path.join(base, 'shapes', 'server');
+    await buildWithUserCode(modelsOf('real-shapes'), shapesDir, provider);
+    const dependencies = async (dir: string) => (JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { dependencies: unknown }).dependencies;
+    expect(await dependencies(shapesDir)).toEqual(await dependencies(serverDir));
+    await symlink(path.join(serverDir, 'node_modules'), path.join(shapesDir, 'node_modules'), 'dir');
+    const generate = spawnSync(process.execPath, ['scripts/prisma-generate.mjs'], { cwd: shapesDir, encoding: 'utf8', env: userEnv() });
+    if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}\n${generate.stderr}`);
+    const shapesDatabase = await createTestDatabase(provider, path.join(shapesDir, 'data'), 'shapes');
+    databases.push(shapesDatabase);
+    const url = await npmStart(shapesDir, shapesDatabase.url);
+    const api = client(url);
+    expect((await api.get('/api/subscriptions')).status).toBe(200);
+    expect((await api.get('/api/packages')).status).toBe(200);
+    const graphql = await api.post('/graphql', { query: '{ subscriptions { data { id } } products { data { id } } }' });
+    expect(graphql.body).toEqual({ data: { subscriptions: { data: [] }, products: { data: [] } } });
+    await stopAll();
+  }, 240_000);
 });
