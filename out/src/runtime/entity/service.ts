@@ -171,11 +171,10 @@ export class EntityService {
   /** Deletes the entry, its links (the entries it pointed to stay) and its components. */
   async delete(id: unknown, query: Query, access?: Access): Promise<Entry> {
     return this.db.transaction(async (tx) => {
-      const entryId = parseId(id);
-      if (entryId === null || (await this.storedForUpdate(tx, entryId, {})) === null) throw new NotFoundError();
-      return withLifecycle(this.options.lifecycles, this.model, 'delete', { where: { id: entryId }, query }, async (params) => {
-        const entry = await this.readOne(entryId, params.query, access, tx);
-        if (!entry) throw new NotFoundError();
+      // The answer is the entry as it was, read first (as Strapi's entity service does); the hooks surround the deletion.
+      const entry = await this.readOne(id, query, access, tx);
+      if (!entry) throw new NotFoundError();
+      return withLifecycle(this.options.lifecycles, this.model, 'delete', { where: { id: entry.id }, query }, async () => {
         for (const field of this.linkFields()) {
           const sql = new SqlBuilder(tx.dialect);
           const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
