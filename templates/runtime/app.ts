@@ -15,7 +15,7 @@ import type { Auth, AuthState, UsersPermissions } from './auth/index.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { ContentTypeMeta, Registry } from './meta.js';
-import { EntityService } from './entity/service.js';
+import type { EntityService } from './entity/service.js';
 import { errorMiddleware } from './errors.js';
 import type { CoreAction, RouteConfig } from './extend/content-api.js';
 import { Extensions } from './extend/extensions.js';
@@ -78,16 +78,13 @@ export function buildApp(options: AppOptions): App {
   const serviceFor = (meta: ContentTypeMeta): EntityService => {
     let service = services.get(meta.uid);
     if (!service) {
-      const lifecycles = extensions.lifecycles(meta.uid);
-      const core = new EntityService(meta, {
+      service = extensions.entityService(meta, {
         db,
         registry: options.registry,
         limits: config.api.rest,
         populate: config.api.rest.populate,
         hashPassword: (plain) => auth.passwords.hash(plain),
-        ...(lifecycles ? { lifecycles } : {}),
       });
-      service = extensions.service(meta.uid, core);
       services.set(meta.uid, service);
     }
     return service;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, serverEnv, startServer, type BuiltServer } from '../helpers/server.js';
+import { buildFixture, listeningUrl, serverEnv, startServer, type BuiltServer } from '../helpers/server.js';
 
 let built: BuiltServer;
 
@@ -85,24 +85,12 @@ describe('npm start', () => {
   it('hands SIGTERM to the server, which drains and exits 0', async () => {
     // npm → sh → node: without exec, the shell dies and the server is orphaned, still serving.
     const child = spawn('npm', ['start', '--silent'], { cwd: built.dir, env: serverEnv({}, built.dir), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start did not listen within 120 s:\n${output}`)), 120_000);
-      child.stdout!.on('data', () => {
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    const { url, output } = await listeningUrl(child, 120_000);
     expect((await fetch(`${url}/_health`)).status).toBe(204);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toContain('contentgen server stopped');
+    expect(output()).toContain('contentgen server stopped');
     await expect(fetch(`${url}/_health`)).rejects.toThrow();
   }, 180_000);
 });

@@ -103,42 +103,50 @@ export async function startServer(outDir: string, env: Record<string, string> = 
     env: serverEnv(env, outDir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start within 60 s:\n${output}`));
-    }, 60_000);
-    const onData = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
-    });
-  });
+  const { url, output } = await listeningUrl(child, 60_000);
   const kill = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
   };
   return {
     url,
-    output: () => output,
+    output,
     pid: child.pid!,
     exited,
     kill,
     stop: async () => (await kill('SIGTERM')).code,
   };
+}
+
+/**
+ * Collects a started server's output and resolves with its URL once it logs `listening on`;
+ * rejects (killing it) after `timeoutMs`, or when it exits first, with what it printed.
+ */
+export function listeningUrl(child: ChildProcess, timeoutMs: number): Promise<{ url: string; output: () => string }> {
+  let text = '';
+  const output = () => text;
+  child.stdout!.on('data', (d) => (text += d));
+  child.stderr!.on('data', (d) => (text += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${timeoutMs / 1000} s:\n${text}`));
+    }, timeoutMs);
+    child.stdout!.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, output });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${text}`));
+    });
+  });
 }
 
 export { repoRoot };

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, providerLabel, testProvider, type TestDatabase } from '../helpers/databases.js';
 import { client } from '../helpers/http.js';
+import { listeningUrl } from '../helpers/server.js';
 import { buildWithUserCode } from '../helpers/build-cache.js';
 import { codeOf, modelsOf, repoRoot } from '../helpers/paths.js';
 
@@ -43,23 +44,7 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${output}`)), 120_000);
-      child.stdout!.on('data', () => {
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`npm start exited with ${code}:\n${output}`));
-      });
-    });
+    return (await listeningUrl(child, 120_000)).url;
   }
 
   async function stopAll(): Promise<void> {

@@ -139,27 +139,25 @@ async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unkn
       run.issues.push({ path: [...itemPath, '__component'], message, name: 'ValidationError' });
       continue;
     }
-    const instance = await instanceValue(run, component, item, itemPath);
-    if (!instance) continue;
-    const zoned = { __component: component.uid, ...instance };
-    // A new instance's id is set later, on the object that is stored: this one.
-    const fresh = run.fresh.get(component.uid);
-    const at = fresh?.indexOf(instance) ?? -1;
-    if (at >= 0) fresh![at] = zoned;
-    out.push(zoned);
+    const instance = await instanceValue(run, component, item, itemPath, true);
+    if (instance) out.push(instance);
   }
   return out;
 }
 
-/** One component instance: scalars validated like an entry's, nested values recursively. */
-async function instanceValue(run: FieldRun, component: ComponentMeta, value: unknown, path: string[]): Promise<JsonObject | null> {
+/**
+ * One component instance: scalars validated like an entry's, nested values recursively. A
+ * dynamic zone's item names its component first (`__component`).
+ */
+async function instanceValue(run: FieldRun, component: ComponentMeta, value: unknown, path: string[], inZone = false): Promise<JsonObject | null> {
   if (!isPlainObject(value)) {
     run.issues.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${printJson(value)}\`.`, name: 'ValidationError' });
     return null;
   }
   const requestedId = typeof value.id === 'number' ? value.id : typeof value.id === 'string' && /^\d+$/.test(value.id) ? Number(value.id) : undefined;
   const kept = requestedId !== undefined && run.previousIds.has(`${component.uid}#${requestedId}`);
-  const out: JsonObject = { id: kept ? requestedId : 0 };
+  // A new instance's id is set once the whole value is valid (prepareNestedValue), on this object.
+  const out: JsonObject = { ...(inZone ? { __component: component.uid } : {}), id: kept ? requestedId : 0 };
   if (!kept) run.fresh.set(component.uid, [...(run.fresh.get(component.uid) ?? []), out]);
 
   try {

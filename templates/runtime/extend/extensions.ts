@@ -5,8 +5,9 @@
  */
 import type Koa from 'koa';
 import type { GraphqlExtensionService, GraphqlMiddleware } from '../graphql/extension.js';
-import type { Registry } from '../meta.js';
-import { customizeService, type ContentApi, type ContentService } from './content-api.js';
+import { EntityService, type EntityServiceOptions } from '../entity/service.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
+import { customizeService, type ContentApi } from './content-api.js';
 import type { UserCode } from './index.js';
 import type { Lifecycles } from './lifecycles.js';
 import { middlewareKey, type MiddlewareFactory, type MiddlewareTools } from './middlewares.js';
@@ -38,13 +39,14 @@ export class Extensions {
     return this.#apis.get(uid);
   }
 
-  lifecycles(uid: string): Lifecycles<any, any> | undefined {
-    return this.#apis.get(uid)?.lifecycles;
-  }
-
-  /** The service of `uid` with the user's overrides (the same for REST and GraphQL). */
-  service<S extends ContentService<any, any>>(uid: string, core: S): S {
-    return customizeService(core, this.#apis.get(uid));
+  /**
+   * The entity service of a type as REST and GraphQL use it (each with its own limits): its
+   * lifecycle hooks, then the user's service overrides.
+   */
+  entityService(meta: ContentTypeMeta, options: Omit<EntityServiceOptions, 'lifecycles'>): EntityService {
+    const api = this.#apis.get(meta.uid);
+    const lifecycles: Lifecycles<any, any> | undefined = api?.lifecycles;
+    return customizeService(new EntityService(meta, { ...options, ...(lifecycles ? { lifecycles } : {}) }), api);
   }
 
   /**

@@ -10,7 +10,7 @@
  * relation fields through one RelationLoader per request.
  */
 import Koa from 'koa';
-import type { Extensions } from '../extend/extensions.js';
+import { Extensions } from '../extend/extensions.js';
 import type { MiddlewareTools } from '../extend/middlewares.js';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,7 @@ import { Kind, parse, type GraphQLSchema } from 'graphql';
 import type { UsersPermissions } from '../auth/index.js';
 import type { GraphqlConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import { EntityService } from '../entity/service.js';
+import type { EntityService } from '../entity/service.js';
 import type { FieldMeta, Registry } from '../meta.js';
 import { findActionOf } from '../rest/routes.js';
 import type { UploadPlugin } from '../upload/index.js';
@@ -88,17 +88,14 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     if (!found) {
       const meta = registry.contentTypes.get(uid);
       if (!meta) throw new Error(`GraphQL: no content type ${uid}`);
-      const lifecycles = options.extensions?.lifecycles(uid);
-      found = new EntityService(meta, {
+      found = (options.extensions ?? Extensions.none(registry)).entityService(meta, {
         db,
         registry,
         limits: { ...limits, withCount: false },
         // Only components are populated by the service (no statement); relations use the loader.
         populate: { maxDepth: 100, maxRelationEntries: Number.MAX_SAFE_INTEGER },
         hashPassword: (plain) => auth.passwords.hash(plain),
-        ...(lifecycles ? { lifecycles } : {}),
       });
-      if (options.extensions) found = options.extensions.service(uid, found);
       services.set(uid, found);
     }
     return found;

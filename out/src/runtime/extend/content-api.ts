@@ -105,7 +105,7 @@ export function customActions(api: ContentApi<any, any>): string[] {
  * The service REST and GraphQL use: the core service with the user's overrides. Methods not
  * overridden run on the core service itself, so its own calls never reach an override.
  */
-export function customizeService<S extends ContentService<any, any> & { transaction?: unknown }>(core: S, api: ContentApi<any, any> | undefined): S {
+export function customizeService<S extends ContentService<any, any>>(core: S, api: ContentApi<any, any> | undefined): S {
   if (!api?.services) return core;
   const bound = Object.fromEntries(serviceMethods.map((m) => [m, (core[m] as (...args: unknown[]) => unknown).bind(core)])) as unknown as ContentService;
   const overrides = api.services(bound);
