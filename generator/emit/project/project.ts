@@ -71,6 +71,9 @@ function packageJson(ir: Schema, name: string) {
     sharp: versionOf('sharp'),
   };
   if (ir.provider === 'sqlite') runtime['better-sqlite3'] = versionOf('better-sqlite3');
+  // The driver itself too: reads run on its pool directly (db/pg-reader.ts, db/mariadb-reader.ts).
+  if (ir.provider === 'postgresql') runtime.pg = versionOf('pg');
+  if (ir.provider === 'mysql') runtime.mariadb = versionOf('mariadb');
   return {
     name,
     version: '0.1.0',

@@ -5,7 +5,7 @@
  */
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
-import type { SqliteReader } from './sqlite-reader.js';
+import type { Reader } from './reader.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
 export interface PrismaLike {
@@ -27,15 +27,15 @@ export interface Database {
 }
 
 export interface DatabaseOptions {
-  /** A faster executor for reads outside transactions (see sqlite-reader.ts). */
-  readonly reader?: SqliteReader;
+  /** A faster executor for reads outside transactions (db/reader.ts). */
+  readonly reader?: Reader;
 }
 
 export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: DatabaseOptions = {}): Database {
   return bind(prisma, dialect, false, options.reader);
 }
 
-function bind(client: any, dialect: Dialect, inTransaction: boolean, reader?: SqliteReader): Database {
+function bind(client: any, dialect: Dialect, inTransaction: boolean, reader?: Reader): Database {
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
   const read = reader && !inTransaction
     ? (sql: string, params: readonly unknown[]) => measureQuery(async () => reader.query(sql, params))

@@ -1,0 +1,41 @@
+/**
+ * The server's connection to its database: the driver adapter Prisma runs on, and the read
+ * executor (db/reader.ts) that serves reads outside write transactions. On PostgreSQL and
+ * MySQL/MariaDB both use one pool; on SQLite the reader is a second, read-only connection
+ * to the file (an in-memory database has only Prisma's).
+ */
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { connectMariaDb } from './mariadb-reader.js';
+import { connectPostgres } from './pg-reader.js';
+import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
+import type { Reader } from './reader.js';
+import { openSqliteReader } from './sqlite-reader.js';
+
+export interface DatabaseConnection {
+  readonly adapterFactory: SqlDriverAdapterFactory;
+  /**
+   * Opens the read executor. SQLite's needs the database file, which Prisma's first
+   * connection creates: call this after the Prisma client is made.
+   */
+  openReader(): Promise<Reader | undefined>;
+}
+
+export async function connectDatabase(url: string): Promise<DatabaseConnection> {
+  switch (providerFromUrl(url)) {
+    case 'sqlite': {
+      const file = sqliteFilePath(url);
+      return {
+        adapterFactory: await createAdapterFactory(url),
+        openReader: async () => (file === ':memory:' ? undefined : openSqliteReader(file)),
+      };
+    }
+    case 'postgresql': {
+      const { adapterFactory, reader } = await connectPostgres(url);
+      return { adapterFactory, openReader: async () => reader };
+    }
+    case 'mysql': {
+      const { adapterFactory, reader } = await connectMariaDb(url);
+      return { adapterFactory, openReader: async () => reader };
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * MySQL/MariaDB: one `mariadb` pool for the server, shared by Prisma (writes, reads inside a
+ * write) and by reads, which go to the pool directly over the text protocol: one round trip
+ * per statement, where Prisma's adapter prepares, executes and closes a statement (three).
+ *
+ * Values are decoded as Prisma decodes them: DECIMAL as Prisma's Decimal, DATE, TIME and
+ * DATETIME as UTC Dates (the driver would read them in the process's local time zone),
+ * BIGINT as bigint and JSON as parsed values (the driver's own defaults).
+ */
+import { Decimal } from '@prisma/client/runtime/client';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { importDriver, type MariaDbField, type MariaDbValue } from './drivers.js';
+import { utcDateTimeText, type Reader, type Row } from './reader.js';
+
+export interface MariaDbConnection {
+  readonly adapterFactory: SqlDriverAdapterFactory;
+  readonly reader: Reader;
+}
+
+export async function connectMariaDb(url: string): Promise<MariaDbConnection> {
+  const [mariadb, { PrismaMariaDb }] = await Promise.all([importDriver('mariadb'), importDriver('@prisma/adapter-mariadb')]);
+  const pool = mariadb.createPool(driverUrl(url));
+  const adapterFactory = new PrismaMariaDb(pool);
+  return {
+    adapterFactory,
+    reader: {
+      async query(sql, params): Promise<Row[]> {
+        const rows = (await pool.query({ sql, dateStrings: true, typeCast }, params.map(toParameter))) as Row[];
+        // The driver's result array also carries column metadata (`meta`): hand on plain rows.
+        return rows.length === 0 ? [] : Array.from(rows);
+      },
+      // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
+      close: () => pool.end(),
+    },
+  };
+}
+
+/**
+ * The driver's URL, as Prisma's adapter would make it from a `mysql://` one: the `mariadb:`
+ * scheme, and no server-side prepared-statement cache (Prisma's setting: its statements are
+ * prepared and closed per call).
+ */
+function driverUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'mysql:') parsed.protocol = 'mariadb:';
+  if (!parsed.searchParams.has('prepareCacheLength')) parsed.searchParams.set('prepareCacheLength', '0');
+  return parsed.toString();
+}
+
+function typeCast(field: MariaDbField, next: () => unknown): MariaDbValue {
+  switch (field.type) {
+    case 'NEWDECIMAL':
+    case 'DECIMAL': {
+      const text = field.string();
+      // A Decimal object, as Prisma returns: the driver passes typeCast's value on as it is.
+      return text === null ? null : (new Decimal(text) as unknown as MariaDbValue);
+    }
+    case 'DATE': {
+      const text = field.string();
+      return text === null ? null : new Date(`${text}T00:00:00Z`);
+    }
+    case 'TIME': {
+      const text = field.string();
+      return text === null ? null : new Date(`1970-01-01T${text}Z`);
+    }
+    case 'DATETIME':
+    case 'DATETIME2':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP2': {
+      const text = field.string();
+      return text === null ? null : new Date(`${text.replace(' ', 'T')}Z`);
+    }
+    default:
+      return next() as MariaDbValue; // the driver's own value for the type, handed back to it
+  }
+}
+
+/** Dates as UTC text: the driver would send them in the process's local time zone. */
+function toParameter(value: unknown): unknown {
+  return value instanceof Date ? utcDateTimeText(value) : value;
+}

@@ -1,0 +1,60 @@
+/**
+ * PostgreSQL: one `pg` pool for the server, shared by Prisma (writes, reads inside a write)
+ * and by reads, which go to the pool directly. Prisma's raw-query path adds a fixed cost per
+ * statement (its request pipeline and value decoding) that dominates a short read.
+ *
+ * Values are decoded as Prisma decodes them: int8 as bigint, numeric as Prisma's Decimal,
+ * date, time and timestamp as UTC Dates (node-postgres would read a zone-less timestamp
+ * or a date in the process's local time zone), json as parsed values.
+ */
+import { Decimal } from '@prisma/client/runtime/client';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { importDriver, type PgTypeParsers } from './drivers.js';
+import { utcDateTimeText, type Reader, type Row } from './reader.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+const TIME = 1083;
+const TIMESTAMP = 1114;
+
+export interface PostgresConnection {
+  readonly adapterFactory: SqlDriverAdapterFactory;
+  readonly reader: Reader;
+}
+
+export async function connectPostgres(url: string): Promise<PostgresConnection> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([importDriver('pg'), importDriver('@prisma/adapter-pg')]);
+  const pool = new pg.Pool({ connectionString: url });
+  const parsers: Record<number, (text: string) => unknown> = {
+    [INT8]: (text) => BigInt(text),
+    [NUMERIC]: (text) => new Decimal(text),
+    [DATE]: (text) => new Date(`${text}T00:00:00Z`),
+    [TIME]: (text) => new Date(`1970-01-01T${text}Z`),
+    [TIMESTAMP]: (text) => new Date(`${text.replace(' ', 'T')}Z`),
+  };
+  const types: PgTypeParsers = {
+    getTypeParser: (oid, format) => (format !== 'binary' && parsers[oid]) || pg.types.getTypeParser(oid, format),
+  };
+  // Prisma URLs name the Postgres schema in `?schema=`; node-postgres ignores it, the adapter takes it as an option.
+  const schema = new URL(url).searchParams.get('schema') ?? undefined;
+  const adapterFactory = new PrismaPg(pool, schema ? { schema } : undefined);
+  return {
+    adapterFactory,
+    reader: {
+      async query(sql, params): Promise<Row[]> {
+        const result = await pool.query({ text: sql, values: params.map(toParameter), types });
+        return result.rows;
+      },
+      // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
+      close: () => pool.end(),
+    },
+  };
+}
+
+/** Dates as UTC text (node-postgres would send local time); bigints as text. */
+function toParameter(value: unknown): unknown {
+  if (value instanceof Date) return `${utcDateTimeText(value)}+00`;
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}

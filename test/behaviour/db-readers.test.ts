@@ -1,0 +1,110 @@
+/**
+ * The read executors of PostgreSQL and MySQL/MariaDB (db/pg-reader.ts, db/mariadb-reader.ts:
+ * the drivers' pools) return exactly the values Prisma's $queryRawUnsafe returns for the same
+ * statements: every column type Strapi's attributes map to, nulls, 64-bit integers beyond
+ * 2^53, aggregates, and date-time parameters. Run in a process whose time zone is not UTC, so
+ * a driver reading dates in local time would show here.
+ *
+ * SQLite's reader returns SQLite's own values instead (text date-times, 0/1): query/ encodes
+ * parameters in those forms for SQLite, and every behaviour test reads through it.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../templates/runtime/db/connect.js';
+import { applyMigrations } from '../../templates/runtime/db/migrate.js';
+import type { Reader } from '../../templates/runtime/db/reader.js';
+import { buildFixture, type BuiltServer } from '../helpers/server.js';
+
+let built: BuiltServer;
+let prisma: any;
+let reader: Reader | undefined;
+let previousTz: string | undefined;
+
+beforeAll(async () => {
+  previousTz = process.env.TZ;
+  process.env.TZ = 'America/Los_Angeles';
+  if (process.env.CG_TEST_DB === 'sqlite' || !process.env.CG_TEST_DB) return;
+  built = await buildFixture('edge');
+  const databaseUrl = built.database.url;
+  await applyMigrations({ databaseUrl, migrationsDir: path.join(built.dir, 'prisma', 'migrations') });
+  const { PrismaClient } = await import(pathToFileURL(path.join(built.dir, 'src', 'prisma-client', 'client.ts')).href);
+  const connection = await connectDatabase(databaseUrl);
+  prisma = new PrismaClient({ adapter: connection.adapterFactory });
+  const now = new Date('2026-11-24T23:59:59.999Z');
+  await prisma.kitchenSink.create({
+    data: {
+      shortText: 'ä "quoted" \u{1F600}',
+      day: new Date('2024-03-05T00:00:00Z'),
+      clock: new Date('1970-01-01T23:30:05.120Z'),
+      moment: new Date('2024-03-05T23:30:00.100Z'),
+      stamp: new Date('2024-12-31T23:59:59Z'),
+      count: -2147483648,
+      huge: 9007199254740993n,
+      ratio: 1.5,
+      money: '12.340000000000000000000000000001',
+      flag: true,
+      data: { a: [1, { b: null }] },
+      list: '123',
+      parts: [1, 2],
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  await prisma.kitchenSink.create({ data: { shortText: 'b', huge: -12n, flag: false, data: 'x', createdAt: now, updatedAt: now } });
+  await prisma.kitchenSink.create({ data: { createdAt: now, updatedAt: now } });
+  reader = await connection.openReader();
+}, 180_000);
+
+afterAll(async () => {
+  await reader?.close();
+  await prisma?.$disconnect();
+  await built?.cleanup();
+  if (previousTz === undefined) delete process.env.TZ;
+  else process.env.TZ = previousTz;
+});
+
+function q(name: string): string {
+  return built.provider === 'mysql' ? `\`${name}\`` : `"${name}"`;
+}
+
+function placeholder(index: number): string {
+  return built.provider === 'postgresql' ? `$${index}` : '?';
+}
+
+async function same(sql: string, params: unknown[] = []): Promise<unknown[]> {
+  const viaPrisma = await prisma.$queryRawUnsafe(sql, ...params);
+  const viaReader = await reader!.query(sql, params);
+  expect(viaReader).toEqual(viaPrisma);
+  // toEqual does not tell a Decimal from an equal-looking object: compare the kinds too.
+  const kinds = (rows: Record<string, unknown>[]) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v?.constructor?.name ?? String(v)])));
+  expect(kinds(viaReader as Record<string, unknown>[])).toEqual(kinds(viaPrisma));
+  return viaReader;
+}
+
+describe.skipIf(process.env.CG_TEST_DB === 'sqlite' || !process.env.CG_TEST_DB)('read executors return what Prisma returns', () => {
+  it('has a reader on every database with a file or a server', () => {
+    expect(reader).toBeDefined();
+  });
+
+  it('every column type, nulls included', async () => {
+    const rows = await same(`SELECT * FROM ${q('kitchen_sinks')} ORDER BY ${q('id')}`);
+    expect(rows).toHaveLength(3);
+  });
+
+  it('aggregates and 64-bit integers', async () => {
+    await same(`SELECT COUNT(*) AS ${q('n')}, SUM(${q('count')}) AS ${q('s')}, MAX(${q('huge')}) AS ${q('h')}, MIN(${q('huge')}) AS ${q('l')} FROM ${q('kitchen_sinks')}`);
+  });
+
+  it('date-time, number and text parameters', async () => {
+    const rows = await same(
+      `SELECT ${q('id')} FROM ${q('kitchen_sinks')} WHERE ${q('moment')} = ${placeholder(1)} OR ${q('huge')} = ${placeholder(2)} OR ${q('short_text')} = ${placeholder(3)} ORDER BY ${q('id')}`,
+      [new Date('2024-03-05T23:30:00.100Z'), -12n, 'nothing'],
+    );
+    expect(rows).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('no rows', async () => {
+    expect(await same(`SELECT ${q('id')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = ${placeholder(1)}`, [999])).toEqual([]);
+  });
+});
