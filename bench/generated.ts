@@ -98,6 +98,8 @@ export interface StartGeneratedOptions {
   readonly serverTiming?: boolean;
   /** Extra node options, e.g. `--cpu-prof`. */
   readonly nodeArgs?: readonly string[];
+  /** Extra environment variables, e.g. `LOG_QUERIES: '1'`. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -118,7 +120,7 @@ export function startGenerated(server: GeneratedServer, options: StartGeneratedO
     name: options.name ?? 'generated server',
     args: [...startScriptNodeOptions(server.dir), ...(options.nodeArgs ?? []), 'dist/server.js'],
     cwd: server.dir,
-    env: options.serverTiming ? { ...server.env, SERVER_TIMING: '1' } : server.env,
+    env: { ...server.env, ...(options.serverTiming ? { SERVER_TIMING: '1' } : {}), ...options.env },
   });
 }
 

@@ -22,7 +22,7 @@ import { logMailSender } from './auth/mail.js';
 import { resolveSecrets, StartupError } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
-import { createDatabase, type PrismaLike } from './db/database.js';
+import { createDatabase, formatStatementLog, type PrismaLike } from './db/database.js';
 import { connectDatabase } from './db/connect.js';
 import { RedisClient } from './db/redis.js';
 import { RedisRateLimitStore } from './auth/rate-limit.js';
@@ -80,7 +80,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const prisma = options.createPrisma(connection.adapterFactory);
   // Reads skip Prisma's raw-query pipeline (db/reader.ts); writes stay on Prisma.
   const reader = await connection.openReader();
-  const db = createDatabase(prisma, provider, reader ? { reader } : {});
+  const db = createDatabase(prisma, provider, {
+    ...(reader ? { reader } : {}),
+    ...(config.diagnostics.logQueries ? { log: (entry) => console.error(formatStatementLog(entry)) } : {}),
+  });
   const redis = await connectRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({

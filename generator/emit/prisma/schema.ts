@@ -78,7 +78,14 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
     if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
     if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
   }
-  return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes: [] };
+  // Every list of a draft & publish type filters on `published_at` (live entries by default)
+  // and counts them. On SQLite an index keeps that count off the table: 4.4x the requests/s
+  // of a list deep in 100,000 articles (bench/large.ts). PostgreSQL's planner ignores it when
+  // most entries are published, and MariaDB's picks it over the primary key and sorts (3.8x
+  // slower there): SQLite only.
+  const indexPublishedAt = ir.provider === 'sqlite' && ct.draftAndPublish && ct.attributes.some((a) => a.kind === 'scalar' && a.name === 'publishedAt');
+  const blockAttributes = indexPublishedAt ? ['@@index([publishedAt])'] : [];
+  return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
 }
 
 /** Component and dynamic-zone columns: JSON kept as written (see jsonNativeType). */
