@@ -18,6 +18,11 @@ export interface ServerConfig {
   diagnostics: {
     /** Adds `Server-Timing: db;dur=…;desc="N queries"` to responses (env SERVER_TIMING=1). */
     serverTiming: boolean;
+    /**
+     * Writes every SQL statement the server runs, with its parameters and duration, to
+     * stderr (env LOG_QUERIES=1): what a request costs, and the statements to EXPLAIN.
+     */
+    logQueries: boolean;
   };
   /**
    * Public URL of the server (Strapi's `server.url`), used in links the server emails.
@@ -137,7 +142,7 @@ export const defaultUsersPermissionsConfig: UsersPermissionsConfig = {
 export const defaultConfig: ServerConfig = {
   host: '0.0.0.0',
   port: 1337,
-  diagnostics: { serverTiming: false },
+  diagnostics: { serverTiming: false, logQueries: false },
   url: '',
   databaseUrl: 'file:./data/data.db',
   api: {
@@ -190,7 +195,10 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
     ...(user.middlewares ? { middlewares: user.middlewares } : {}),
     host: env.HOST || user.host || defaultConfig.host,
     port,
-    diagnostics: { serverTiming: env.SERVER_TIMING === '1' || (user.diagnostics?.serverTiming ?? defaultConfig.diagnostics.serverTiming) },
+    diagnostics: {
+      serverTiming: env.SERVER_TIMING === '1' || (user.diagnostics?.serverTiming ?? defaultConfig.diagnostics.serverTiming),
+      logQueries: env.LOG_QUERIES === '1' || (user.diagnostics?.logQueries ?? defaultConfig.diagnostics.logQueries),
+    },
     url: (env.PUBLIC_URL || user.url || defaultConfig.url).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL || user.databaseUrl || defaultConfig.databaseUrl,
     api: { rest },

@@ -23,13 +23,13 @@ import { logMailSender } from './auth/mail.js';
 import { resolveSecrets, StartupError } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
-import { createDatabase, type PrismaLike } from './db/database.js';
-import { openSqliteReader } from './db/sqlite-reader.js';
+import { createDatabase, formatStatementLog, type PrismaLike } from './db/database.js';
+import { connectDatabase } from './db/connect.js';
 import { RedisClient } from './db/redis.js';
 import { RedisRateLimitStore } from './auth/rate-limit.js';
 import { healthCheck, inFlightTracker } from './http/health.js';
 import { applyMigrations } from './db/migrate.js';
-import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './db/provider.js';
+import { providerFromUrl } from './db/provider.js';
 import type { GraphqlRegister } from './graphql/index.js';
 import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
@@ -77,11 +77,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
 
-  const prisma = options.createPrisma(await createAdapterFactory(config.databaseUrl));
-  // SQLite reads skip Prisma's raw-query pipeline (db/sqlite-reader.ts); writes stay on Prisma.
-  const sqliteFile = provider === 'sqlite' ? sqliteFilePath(config.databaseUrl) : undefined;
-  const reader = sqliteFile && sqliteFile !== ':memory:' ? await openSqliteReader(sqliteFile) : undefined;
-  const db = createDatabase(prisma, provider, reader ? { reader } : {});
+  const connection = await connectDatabase(config.databaseUrl);
+  const prisma = options.createPrisma(connection.adapterFactory);
+  // Reads skip Prisma's raw-query pipeline (db/reader.ts); writes stay on Prisma.
+  const reader = await connection.openReader();
+  const db = createDatabase(prisma, provider, {
+    ...(reader ? { reader } : {}),
+    ...(config.diagnostics.logQueries ? { log: (entry) => console.error(formatStatementLog(entry)) } : {}),
+  });
   const redis = await connectRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({
@@ -146,7 +149,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       if (drained === 'timeout') console.error(`shutting down: ${inFlight.count} request(s) still running after ${shutdownTimeoutMs} ms are cut off`);
       server.closeAllConnections();
       await prisma.$disconnect();
-      reader?.close();
+      await reader?.close();
       await redis?.close();
       console.log('contentgen server stopped');
     })());

@@ -6,7 +6,7 @@
  */
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
-import type { SqliteReader } from './sqlite-reader.js';
+import type { Reader } from './reader.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
 export interface PrismaLike {
@@ -28,27 +28,59 @@ export interface Database {
 }
 
 export interface DatabaseOptions {
-  /** A faster executor for reads outside transactions (see sqlite-reader.ts). */
-  readonly reader?: SqliteReader;
+  /** A faster executor for reads outside transactions (db/reader.ts). */
+  readonly reader?: Reader;
+  /** Told every statement run through this seam (config `diagnostics.logQueries`). */
+  readonly log?: (entry: StatementLog) => void;
+}
+
+export interface StatementLog {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly ms: number;
+  /** Which connection ran it: the read executor, or Prisma's (writes, reads inside a write). */
+  readonly via: 'reader' | 'prisma';
 }
 
 export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: DatabaseOptions = {}): Database {
-  return bind(prisma, dialect, false, options.reader);
+  return bind(prisma, dialect, false, options);
 }
 
-function bind(client: any, dialect: Dialect, inTransaction: boolean, reader?: SqliteReader): Database {
+function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
+  const { reader, log } = options;
+  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> =>
+    measureQuery(
+      log
+        ? async () => {
+            const started = performance.now();
+            try {
+              return await statement();
+            } finally {
+              log({ sql, params, ms: performance.now() - started, via });
+            }
+          }
+        : async () => statement(),
+    );
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
   const read = reader && !inTransaction
-    ? (sql: string, params: readonly unknown[]) => measureQuery(async () => reader.query(sql, params))
-    : (sql: string, params: readonly unknown[]) => measureQuery(() => client.$queryRawUnsafe(sql, ...params));
+    ? (sql: string, params: readonly unknown[]) => run('reader', sql, params, () => reader.query(sql, params))
+    : (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
   return {
     dialect,
     prisma: client,
     query: read as Database['query'],
-    execute: (sql, params) => measureQuery(() => client.$executeRawUnsafe(sql, ...params)),
+    execute: (sql, params) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params)),
     transaction: (fn) =>
-      inTransaction ? fn(bind(client, dialect, true)) : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true)), transactionOptions)),
+      inTransaction
+        ? fn(bind(client, dialect, true, options))
+        : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions)),
   };
+}
+
+/** A statement log line for stderr: duration, connection, SQL on one line, parameters as JSON. */
+export function formatStatementLog(entry: StatementLog): string {
+  const params = JSON.stringify(entry.params, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  return `sql ${entry.ms.toFixed(2)} ms ${entry.via}: ${entry.sql.replace(/\s+/g, ' ')} -- ${params}`;
 }
 
 /**

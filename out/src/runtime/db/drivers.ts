@@ -14,14 +14,60 @@ export interface BetterSqlite3AdapterModule {
   PrismaBetterSqlite3: new (config: { url: string }) => SqlMigrationAwareDriverAdapterFactory;
 }
 
-/** `@prisma/adapter-pg` */
+/**
+ * A pool made by the driver module itself (`PgModule`, `MariaDbModule`), handed to its Prisma
+ * adapter. The adapters declare the drivers' full pool types, which only the drivers' own
+ * type packages describe: to the compiler here, any pool.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type DriverPool = any;
+
+/** `@prisma/adapter-pg`: given connection settings, or the server's own pool (db/pg-reader.ts). */
 export interface PgAdapterModule {
-  PrismaPg: new (config: { connectionString: string }, options?: { schema?: string }) => SqlMigrationAwareDriverAdapterFactory;
+  PrismaPg: new (config: { connectionString: string } | DriverPool, options?: { schema?: string }) => SqlMigrationAwareDriverAdapterFactory;
 }
 
-/** `@prisma/adapter-mariadb` */
+/** `@prisma/adapter-mariadb`: given a URL, or the server's own pool (db/mariadb-reader.ts). */
 export interface MariaDbAdapterModule {
-  PrismaMariaDb: new (config: string) => SqlDriverAdapterFactory;
+  PrismaMariaDb: new (config: string | DriverPool) => SqlDriverAdapterFactory;
+}
+
+/** How `pg` turns a column's text into a value, chosen per type OID. */
+export interface PgTypeParsers {
+  getTypeParser(oid: number, format?: string): (text: string) => unknown;
+}
+
+/** A connection pool of `pg` (node-postgres). */
+export interface PgPool {
+  query(config: { text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[] }>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  end(): Promise<void>;
+}
+
+/** `pg` */
+export interface PgModule {
+  default: { Pool: new (config: { connectionString: string }) => PgPool; types: PgTypeParsers };
+}
+
+/** A column's description as the `mariadb` driver passes it to `typeCast`. */
+export interface MariaDbField {
+  readonly type: string;
+  string(): string | null;
+}
+
+/** A value the `mariadb` driver makes of a column (its types list these; it hands on whatever `typeCast` returns). */
+export type MariaDbValue = boolean | number | string | null | Date | Buffer;
+
+/** A connection pool of `mariadb`. */
+export interface MariaDbPool {
+  query(options: { sql: string; dateStrings?: boolean; typeCast?: (field: MariaDbField, next: () => unknown) => MariaDbValue }, values?: unknown[]): Promise<unknown>;
+  getConnection(): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+/** `mariadb` */
+export interface MariaDbModule {
+  createPool(config: string): MariaDbPool;
 }
 
 /** A prepared statement of `better-sqlite3`. */
@@ -47,6 +93,8 @@ export interface DriverModules {
   '@prisma/adapter-pg': PgAdapterModule;
   '@prisma/adapter-mariadb': MariaDbAdapterModule;
   'better-sqlite3': BetterSqlite3Module;
+  pg: PgModule;
+  mariadb: MariaDbModule;
 }
 
 /** Imports a database package, with an error that says which package to install when it is missing. */

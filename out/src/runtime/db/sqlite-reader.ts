@@ -11,9 +11,10 @@
  * Opening it switches the database to write-ahead logging (see `useWriteAheadLog`).
  */
 import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
+import type { Reader, Row } from './reader.js';
 
-export interface SqliteReader {
-  query(sql: string, params: readonly unknown[]): Record<string, unknown>[];
+export interface SqliteReader extends Reader {
+  query(sql: string, params: readonly unknown[]): Row[];
   close(): void;
 }
 
