@@ -1,7 +1,7 @@
 /**
  * Content types that plugins bring, in Strapi's own schema format, so they go through the
  * same validation, IR and emitters as the user's models: the users-permissions user, role
- * and permission, and the upload plugin's file. Relations may target them
+ * and permission, and the upload plugin's file and folder. Relations may target them
  * (`plugin::users-permissions.user`, `plugin::upload.file`).
  *
  * The user model can be extended like Strapi's: attributes from
@@ -37,6 +37,29 @@ export const pluginContentTypes: readonly PluginContentType[] = [
         previewUrl: { type: 'string' },
         provider: { type: 'string', required: true },
         provider_metadata: { type: 'json' },
+        // Strapi's media library folders: private, set by the upload service (`/` for files
+        // uploaded through the APIs), writable through updateUploadFile as in Strapi.
+        folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
+        folderPath: { type: 'string', minLength: 1, required: true, private: true },
+      },
+    },
+  },
+  {
+    // No REST routes (Strapi's are the admin panel's); GraphQL's Shadow CRUD serves it.
+    uid: 'plugin::upload.folder',
+    plugin: 'upload',
+    json: {
+      kind: 'collectionType',
+      collectionName: 'upload_folders',
+      info: { singularName: 'folder', pluralName: 'folders', displayName: 'Folder' },
+      options: { draftAndPublish: false },
+      attributes: {
+        name: { type: 'string', minLength: 1, required: true },
+        pathId: { type: 'integer', unique: true, required: true },
+        parent: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'children' },
+        children: { type: 'relation', relation: 'oneToMany', target: 'plugin::upload.folder', mappedBy: 'parent' },
+        files: { type: 'relation', relation: 'oneToMany', target: 'plugin::upload.file', mappedBy: 'folder' },
+        path: { type: 'string', minLength: 1, required: true },
       },
     },
   },
