@@ -3,9 +3,11 @@
  * Exit codes: 0 ok; 1 model errors, refused migration, generated files edited by hand
  * (without --force), or (with --check) stale output; 2 usage errors.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Provider } from './ir/scalars.js';
 import { optionHelp } from './options.js';
+import { changeReportPath } from './changes/report.js';
 import { build } from './pipeline.js';
 import type { StaleFile } from './write/check.js';
 import type { HandEdit } from './write/hand-edits.js';
@@ -129,6 +131,12 @@ export async function main(argv: string[], out = process.stdout, err = process.s
   );
   if (written.overwritten.length > 0) {
     out.write(`contentgen: --force discarded hand edits in ${written.overwritten.length} file(s): ${written.overwritten.join(', ')}\n`);
+  }
+  const changes = result.changes;
+  if (changes && changes.breaking.length + changes.dangerous.length > 0) {
+    out.write(`contentgen: API changes: ${changes.breaking.length} breaking, ${changes.dangerous.length} dangerous (${path.join(values.out, changeReportPath)})\n`);
+    for (const line of changes.breaking) out.write(`  breaking   ${line}\n`);
+    for (const line of changes.dangerous) out.write(`  dangerous  ${line}\n`);
   }
   return 0;
 }

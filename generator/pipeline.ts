@@ -3,13 +3,17 @@
  * plan migrations → write (or check). Each stage returns early with its errors.
  */
 import path from 'node:path';
+import { changeReport, changeReportPath, type ChangeReport } from './changes/report.js';
+import { modelSummaryPath, summarize, summaryText } from './changes/summary.js';
 import { emitAll } from './emit/emit.js';
-import { migrationText, withHeader } from './write/banner.js';
+import { schemaPath } from './emit/graphql/graphql.js';
+import { bannerText, migrationText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
 import { loadGraphqlInputs } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
+import { loadPreviousBuild } from './load/load-previous.js';
 import { loadUserCode } from './load/load-user-code.js';
 import { orphanApiFiles } from './emit/project/user-code.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
@@ -30,6 +34,8 @@ export type BuildResult =
       readonly ir: Schema;
       readonly files: FileMap;
       readonly migration: MigrationPlan;
+      /** What this build changes for API clients; absent when the models did not change. */
+      readonly changes?: ChangeReport;
       /** Things the user should know that do not stop the build. */
       readonly warnings: readonly string[];
       readonly written?: WriteResult;
@@ -54,7 +60,15 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
-  return { ok: true, ir, files, migration, warnings };
+
+  // The change report: rewritten when the models change, else kept as the last one left it.
+  const previous = await loadPreviousBuild(options.outDir, schemaPath);
+  const summary = summarize(ir);
+  files.add(modelSummaryPath, summaryText(summary));
+  const changes = changeReport(previous, { summary, sdl: files.get(schemaPath)?.content ?? '' }, migration);
+  const report = changes?.markdown ?? previous.report ?? changeReport({}, { summary, sdl: '' }, migration)!.markdown;
+  files.add(changeReportPath, withHeader(changeReportPath, report, bannerText));
+  return { ok: true, ir, files, migration, ...(changes ? { changes } : {}), warnings };
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
