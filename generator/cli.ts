@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { Provider } from './ir/scalars.js';
 import { optionHelp } from './options.js';
 import { changeReportPath } from './changes/report.js';
+import { parseRename } from './migrate/renames.js';
 import { build } from './pipeline.js';
 import type { StaleFile } from './write/check.js';
 import type { HandEdit } from './write/hand-edits.js';
@@ -62,6 +63,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
         'accept-data-loss': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         name: { type: 'string' },
+        rename: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -84,6 +86,16 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     return 2;
   }
 
+  const renames = [];
+  for (const spec of values.rename ?? []) {
+    const parsedRename = parseRename(spec);
+    if (typeof parsedRename === 'string') {
+      err.write(`contentgen build: ${parsedRename}\n`);
+      return 2;
+    }
+    renames.push(parsedRename);
+  }
+
   let result;
   try {
     result = await build({
@@ -94,6 +106,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       acceptDataLoss: values['accept-data-loss']!,
       force: values.force!,
       ...(values.name ? { name: values.name } : {}),
+      ...(renames.length ? { renames } : {}),
     });
   } catch (e) {
     // Operational failures of the write stage (a folder that is not ours, I/O errors).

@@ -1,5 +1,6 @@
 /** Options of `contentgen build`: the single source of the CLI's --help. */
 import type { Provider } from './ir/scalars.js';
+import type { AttributeRename } from './migrate/renames.js';
 
 export interface BuildOptions {
   /**
@@ -35,6 +36,11 @@ export interface BuildOptions {
    */
   readonly force?: boolean;
   /**
+   * Attributes renamed since the last build (`--rename <uid>.<old>=<new>`): the migration
+   * renames their columns instead of dropping them.
+   */
+  readonly renames?: readonly AttributeRename[];
+  /**
    * `name` of the emitted package.json.
    * @default the output folder's name
    */
@@ -47,6 +53,7 @@ export const optionHelp: readonly [flag: string, description: string][] = [
   ['--check', 'write nothing; exit 1 listing files that differ from what a build would write'],
   ['--accept-data-loss', 'allow a migration that drops or retypes tables or columns'],
   ['--force', 'overwrite generated files edited by hand since the last build (a build refuses otherwise)'],
+  ['--rename <uid>.<old>=<new>', 'an attribute renamed since the last build: its column is renamed, keeping its data (repeatable)'],
   ['--name <name>', 'package name of the generated server (default: the output folder name)'],
   ['-h, --help', 'show this help'],
 ];

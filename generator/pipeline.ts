@@ -17,6 +17,7 @@ import { loadPreviousBuild } from './load/load-previous.js';
 import { loadUserCode } from './load/load-user-code.js';
 import { orphanApiFiles } from './emit/project/user-code.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
+import { checkRenames, suggestRenames } from './migrate/renames.js';
 import type { BuildOptions } from './options.js';
 import { formatModelError, type ModelError } from './validate/model-error.js';
 import { checkModels } from './validate/validate.js';
@@ -57,12 +58,15 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
     ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),
   ];
 
-  const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss);
+  const previous = await loadPreviousBuild(options.outDir, schemaPath);
+  const renames = options.renames ?? [];
+  const renameErrors = checkRenames(renames, ir, previous.summary);
+  if (renameErrors.length > 0) return { ok: false, migrationErrors: renameErrors };
+  const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss, { ir, renames, suggestions: suggestRenames(previous.summary, ir) });
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
 
   // The change report: rewritten when the models change, else kept as the last one left it.
-  const previous = await loadPreviousBuild(options.outDir, schemaPath);
   const summary = summarize(ir);
   files.add(modelSummaryPath, summaryText(summary));
   const changes = changeReport(previous, { summary, sdl: files.get(schemaPath)?.content ?? '' }, migration);

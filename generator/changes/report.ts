@@ -186,12 +186,15 @@ function databaseFindings(previous: ModelSummary | undefined, next: ModelSummary
     }
   }
   const lines = [`Migration ${name}.`, ''];
+  if (migration.renamed?.length) lines.push('Renames (--rename), keeping the data:', '', ...migration.renamed.map((r) => `- ${r}`), '');
   let headline: string;
   if (migration.dataLoss.length > 0) {
     headline = `${name}: data-losing (accepted with --accept-data-loss)`;
     lines.push('Data-losing (accepted with --accept-data-loss):', '', ...migration.dataLoss.map((l) => `- ${l}`), '');
   } else if (backfill.length > 0) {
     headline = `${name}: needs a backfill`;
+  } else if (migration.renamed?.length) {
+    headline = `${name}: renames columns, keeps every row`;
   } else {
     headline = `${name}: safe (adds, keeps every row)`;
   }

@@ -12,18 +12,29 @@ import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
 import { findDataLoss, describe } from './data-loss.js';
 import { diffSchemas } from './diff.js';
+import { planRenames, type AttributeRename } from './renames.js';
+import type { Schema } from '../ir/types.js';
 
 export interface MigrationPlan {
   /** The migration to add, if any: `prisma/migrations/<name>/migration.sql`. */
   readonly added?: { readonly name: string; readonly path: string; readonly sql: string };
   /** Data-loss changes that were accepted with --accept-data-loss. */
   readonly dataLoss: readonly string[];
+  /** Columns renamed in place (--rename), data kept. */
+  readonly renamed?: readonly string[];
   readonly errors: readonly string[];
 }
 
 export const migrationsDir = 'prisma/migrations';
 
-export async function planMigration(outDir: string, files: FileMap, provider: Provider, acceptDataLoss: boolean): Promise<MigrationPlan> {
+export interface RenameOptions {
+  readonly ir: Schema;
+  readonly renames: readonly AttributeRename[];
+  /** `--rename` flags that would keep the data a refused change drops (renames.ts). */
+  readonly suggestions: readonly string[];
+}
+
+export async function planMigration(outDir: string, files: FileMap, provider: Provider, acceptDataLoss: boolean, rename?: RenameOptions): Promise<MigrationPlan> {
   const next = files.get(prismaSchemaPath)!.content;
   const existing = await existingMigrations(outDir);
   const lock = await readFile(path.join(outDir, migrationsDir, 'migration_lock.toml'), 'utf8').catch(() => undefined);
@@ -45,22 +56,29 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
     return { dataLoss: [], errors: [`${path.join(outDir, prismaSchemaPath)} is missing, so the change since the last migration cannot be computed`] };
   }
   if (previous === next) return { dataLoss: [], errors: [] };
-  const sql = await diffSchemas({ provider, from: previous, to: next });
+  // Renamed attributes: diff from the schema as if they had always had their new names.
+  const renames = rename?.renames.length ? planRenames(rename.renames, rename.ir, previous, provider) : undefined;
+  const from = renames?.previousSchema ?? previous;
+  const sql = `${renames?.sql ?? ''}${await diffSchemas({ provider, from, to: next })}`;
   if (sql.trim() === '') return { dataLoss: [], errors: [] };
 
-  const losses = findDataLoss(previous, next).map(describe);
+  const losses = findDataLoss(from, next).map(describe);
   if (losses.length > 0 && !acceptDataLoss) {
+    const suggestions = rename?.suggestions ?? [];
     return {
       dataLoss: losses,
       errors: [
         'this model change would lose data:',
         ...losses.map((l) => `  - ${l}`),
+        ...(suggestions.length
+          ? ['If an attribute was renamed, keep its data by naming the rename (repeat --rename for each):', ...suggestions.map((s) => `  ${s}`)]
+          : []),
         'Nothing was written. Re-run with --accept-data-loss to generate the migration anyway.',
       ],
     };
   }
   const sequence = Math.max(...existing.map((name) => Number.parseInt(name, 10) || 0)) + 1;
-  return { added: migration(sequence, slug(previous, next), sql), dataLoss: losses, errors: [] };
+  return { added: migration(sequence, slug(previous, next), sql), dataLoss: losses, ...(renames?.described.length ? { renamed: renames.described } : {}), errors: [] };
 }
 
 function migration(sequence: number, slugText: string, sql: string) {
