@@ -138,14 +138,15 @@ describe('schema.graphql reflects the extension (printed by contentgen build)', 
     expect(block('Mutation')).toContain('createAuthor(');
   });
 
-  it('a build with --check is up to date; editing the extension makes schema.graphql stale', async () => {
+  it('a build with --check is up to date; editing the extension makes schema.graphql (and the change report) stale', async () => {
     const check = await build({ modelsDir: modelsOf('blog'), outDir: built.dir, provider: built.provider, check: true, acceptDataLoss: false });
     expect(check.ok && check.stale).toEqual([]);
     const file = path.join(built.dir, 'src/extensions/graphql.ts');
     await writeFile(file, extension.replace("extension.shadowCRUD('api::tag.tag').disableMutations();", ''));
     try {
       const stale = await build({ modelsDir: modelsOf('blog'), outDir: built.dir, provider: built.provider, check: true, acceptDataLoss: false });
-      expect(stale.ok && stale.stale!.map((s) => s.path)).toEqual(['schema.graphql', 'src/generated/graphql/types.ts']);
+      // The schema changed, so the API change report would be rewritten too.
+      expect(stale.ok && stale.stale!.map((s) => s.path)).toEqual(['.contentgen/changes.md', 'schema.graphql', 'src/generated/graphql/types.ts']);
     } finally {
       await writeFile(file, extension);
     }
@@ -225,6 +226,7 @@ describe('production: playground and introspection', () => {
     await withConfig({}, async (on) => {
       const page = await fetch(`${on.url}/graphql`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(400);
+      expect((await fetch(`${on.url}/graphql/playground/graphiql.min.js`)).status).toBe(404);
       const res = await gql('{ __schema { types { name } } }', {}, on);
       expect(res.status).toBe(400);
       expect(res.body.errors[0]).toMatchObject({ message: expect.stringContaining('introspection has been disabled'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
@@ -236,6 +238,8 @@ describe('production: playground and introspection', () => {
     await withConfig({ playgroundAlways: true, endpoint: '/api/gql', depthLimit: 2, amountLimit: 2 }, async (on) => {
       const page = await fetch(`${on.url}/api/gql`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/api/gql/playground/graphiql.min.js">');
+      expect((await fetch(`${on.url}/api/gql/playground/graphiql.min.js`)).status).toBe(200);
       const res = await fetch(`${on.url}/api/gql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }) });
       expect((await res.json()).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
       const deep = await fetch(`${on.url}/api/gql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { data { attributes { name } } } }' }) });

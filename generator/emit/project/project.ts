@@ -101,7 +101,12 @@ function packageJson(ir: Schema, name: string) {
       '@types/koa': versionOf('@types/koa'),
       '@types/node': versionOf('@types/node'),
       '@types/qs': versionOf('@types/qs'),
+      // GraphiQL, the GraphQL playground of development and staging (graphql/playground.ts):
+      // browser files the server serves itself, not needed by a production install.
+      graphiql: versionOf('graphiql'),
       prisma: versionOf('prisma'),
+      react: versionOf('react'),
+      'react-dom': versionOf('react-dom'),
       typescript: versionOf('typescript'),
     }),
     // npm 11 runs dependencies' install scripts only when approved; these build native code.

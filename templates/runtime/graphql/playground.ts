@@ -1,191 +1,131 @@
 /**
- * The interactive playground served at the GraphQL endpoint (GET, `Accept: text/html`)
- * outside production: one self-contained page — no CDN, no external file — with a query
- * editor, variables, request headers (e.g. `Authorization: Bearer <token>`), the answer,
- * and a schema explorer built from introspection. Run with the button or Ctrl/⌘+Enter.
- * Scripts and styles carry a per-response nonce under a strict Content-Security-Policy.
+ * The GraphQL playground served at the endpoint (GET, `Accept: text/html`) outside
+ * production: GraphiQL — the GraphQL Foundation's IDE, with highlighting, autocomplete,
+ * validation as you type, the documentation explorer, history and a headers editor (e.g.
+ * `Authorization: Bearer <token>`).
+ *
+ * Everything comes from the server itself, so the page works offline and under a strict
+ * Content-Security-Policy: GraphiQL's and React's browser builds are read from the server's
+ * own node_modules (`graphiql`, `react`, `react-dom`: development dependencies, as a
+ * production install has no playground) and served under `<endpoint>/playground/`, with the
+ * small script that starts GraphiQL. No inline script; the page's data is in attributes.
  */
-import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 export interface PlaygroundPage {
   readonly html: string;
   readonly contentSecurityPolicy: string;
 }
 
+export interface PlaygroundAsset {
+  readonly body: string | Buffer;
+  readonly type: string;
+}
+
+/** The path under the endpoint where the page's files are served. */
+export const assetsSegment = 'playground';
+
+/**
+ * File name → the package and the file in it, and its Content-Type. Found from the package's
+ * package.json: React's `exports` do not list its browser builds.
+ */
+const packageFiles: Readonly<Record<string, { readonly pkg: string; readonly file: string; readonly type: string }>> = {
+  'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
+  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript; charset=utf-8' },
+};
+
+/** Starts GraphiQL on `#graphiql` with the endpoint and first query its attributes hold. */
+const startScript = `(function () {
+  var root = document.getElementById('graphiql');
+  var fetcher = GraphiQL.createFetcher({ url: root.getAttribute('data-endpoint') });
+  ReactDOM.createRoot(root).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: root.getAttribute('data-default-query'),
+      isHeadersEditorEnabled: true,
+      defaultEditorToolsVisibility: true,
+    }),
+  );
+})();
+`;
+
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** JSON for an inline script: `</script>` and line separators cannot break out of it. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+/**
+ * The page's files, read once on first use. Undefined when GraphiQL is not installed (a
+ * production install, `npm install --omit=dev`): the endpoint then says how to get it.
+ */
+export class PlaygroundAssets {
+  readonly #files = new Map<string, Promise<PlaygroundAsset | undefined>>();
+  readonly #require = createRequire(import.meta.url);
 
-export function playgroundPage(options: { endpoint: string; defaultQuery: string; title?: string }): PlaygroundPage {
-  const nonce = randomBytes(16).toString('base64');
-  const title = options.title ?? 'GraphQL playground';
+  /** Whether GraphiQL's files can be served. */
+  available(): boolean {
+    try {
+      for (const pkg of ['graphiql', 'react', 'react-dom']) this.#require.resolve(`${pkg}/package.json`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  get(name: string): Promise<PlaygroundAsset | undefined> {
+    let file = this.#files.get(name);
+    if (!file) {
+      file = this.load(name);
+      this.#files.set(name, file);
+    }
+    return file;
+  }
+
+  private async load(name: string): Promise<PlaygroundAsset | undefined> {
+    if (name === 'start.js') return { body: startScript, type: 'application/javascript; charset=utf-8' };
+    if (name === 'page.css') return { body: pageStyle, type: 'text/css; charset=utf-8' };
+    const source = Object.hasOwn(packageFiles, name) ? packageFiles[name] : undefined;
+    if (!source) return undefined;
+    try {
+      const root = path.dirname(this.#require.resolve(`${source.pkg}/package.json`));
+      return { body: await readFile(path.join(root, source.file)), type: source.type };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export function playgroundPage(options: { endpoint: string; defaultQuery: string; title?: string; available: boolean }): PlaygroundPage {
+  const title = options.title ?? 'GraphiQL';
+  const base = `${options.endpoint.replace(/\/$/, '')}/${assetsSegment}`;
+  const body = options.available
+    ? `<div id="graphiql" data-endpoint="${escapeHtml(options.endpoint)}" data-default-query="${escapeHtml(options.defaultQuery)}">Loading GraphiQL…</div>
+<script src="${base}/react.production.min.js"></script>
+<script src="${base}/react-dom.production.min.js"></script>
+<script src="${base}/graphiql.min.js"></script>
+<script src="${base}/start.js"></script>`
+    : `<p>GraphiQL is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it).</p>`;
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">
-  * { box-sizing: border-box; }
-  body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: #1f2328; background: #f6f8fa; height: 100vh; display: flex; flex-direction: column; }
-  header { display: flex; gap: 12px; align-items: center; padding: 8px 12px; background: #24292f; color: #fff; }
-  header h1 { font-size: 15px; margin: 0; font-weight: 600; }
-  header code { color: #b6e3ff; }
-  header .spacer { flex: 1; }
-  button { font: inherit; padding: 5px 14px; border-radius: 6px; border: 1px solid #1f883d; background: #1f883d; color: #fff; cursor: pointer; }
-  button.secondary { background: transparent; border-color: #8c959f; color: inherit; }
-  main { flex: 1; display: grid; grid-template-columns: 1fr 1fr 320px; min-height: 0; }
-  section { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid #d0d7de; }
-  label { font-size: 12px; font-weight: 600; text-transform: uppercase; color: #57606a; padding: 6px 10px 2px; }
-  textarea, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; margin: 0; border: 0; padding: 8px 10px; background: #fff; color: inherit; }
-  textarea { resize: none; outline: none; tab-size: 2; }
-  #query { flex: 3; }
-  #variables, #headers { flex: 1; border-top: 1px solid #d0d7de; }
-  #result { flex: 1; overflow: auto; white-space: pre-wrap; word-break: break-word; }
-  #status { font-size: 12px; color: #57606a; padding: 2px 10px 6px; }
-  #docs { overflow: auto; padding: 6px 10px; background: #fff; flex: 1; }
-  #docs h2 { font-size: 13px; margin: 10px 0 4px; }
-  #docs ul { list-style: none; padding: 0; margin: 0; }
-  #docs li { padding: 2px 0; font-family: ui-monospace, monospace; font-size: 12px; }
-  #docs a { color: #0969da; cursor: pointer; text-decoration: none; }
-  #docs .args { color: #6e7781; }
-  .error { color: #cf222e; }
-</style>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${base}/graphiql.min.css">
+<link rel="stylesheet" href="${base}/page.css">
 </head>
 <body>
-<header>
-  <h1>${escapeHtml(title)}</h1>
-  <code>${escapeHtml(options.endpoint)}</code>
-  <span class="spacer"></span>
-  <button type="button" class="secondary" id="prettify">Prettify</button>
-  <button type="button" id="run" title="Ctrl+Enter">Run ▶</button>
-</header>
-<main>
-  <section>
-    <label for="query">Query</label>
-    <textarea id="query" spellcheck="false" aria-label="Query"></textarea>
-    <label for="variables">Variables (JSON)</label>
-    <textarea id="variables" spellcheck="false" aria-label="Variables"></textarea>
-    <label for="headers">Headers (JSON)</label>
-    <textarea id="headers" spellcheck="false" aria-label="Headers"></textarea>
-  </section>
-  <section>
-    <label for="result">Result</label>
-    <div id="status"></div>
-    <pre id="result" aria-live="polite"></pre>
-  </section>
-  <section>
-    <label>Schema</label>
-    <div id="docs">Loading…</div>
-  </section>
-</main>
-<script nonce="${nonce}">
-(() => {
-  const endpoint = ${scriptJson(options.endpoint)};
-  const defaultQuery = ${scriptJson(options.defaultQuery)};
-  const $ = (id) => document.getElementById(id);
-  const store = (key, fallback) => { try { return localStorage.getItem('contentgen-playground:' + key) ?? fallback; } catch { return fallback; } };
-  const save = (key, value) => { try { localStorage.setItem('contentgen-playground:' + key, value); } catch {} };
-  $('query').value = store('query', defaultQuery);
-  $('variables').value = store('variables', '{}');
-  $('headers').value = store('headers', '{\\n  "Authorization": ""\\n}');
-  for (const id of ['query', 'variables', 'headers']) $(id).addEventListener('input', () => save(id, $(id).value));
-
-  const parseJson = (id) => {
-    const text = $(id).value.trim();
-    if (!text) return {};
-    try { return JSON.parse(text); } catch (err) { throw new Error(id + ' is not valid JSON: ' + err.message); }
-  };
-  const headersOf = () => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json' };
-    for (const [key, value] of Object.entries(parseJson('headers'))) if (value) headers[key] = String(value);
-    return headers;
-  };
-  const post = async (body) => {
-    const res = await fetch(endpoint, { method: 'POST', headers: headersOf(), body: JSON.stringify(body) });
-    const text = await res.text();
-    try { return { status: res.status, json: JSON.parse(text) }; } catch { return { status: res.status, json: text }; }
-  };
-
-  const run = async () => {
-    $('status').textContent = 'Running…';
-    $('status').className = '';
-    const started = performance.now();
-    try {
-      const { status, json } = await post({ query: $('query').value, variables: parseJson('variables') });
-      $('result').textContent = typeof json === 'string' ? json : JSON.stringify(json, null, 2);
-      $('status').textContent = 'HTTP ' + status + ' · ' + Math.round(performance.now() - started) + ' ms';
-    } catch (err) {
-      $('status').textContent = err.message;
-      $('status').className = 'error';
-    }
-  };
-  $('run').addEventListener('click', run);
-  document.addEventListener('keydown', (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') { event.preventDefault(); run(); }
-  });
-
-  // A light reindent: one level per open brace or parenthesis.
-  $('prettify').addEventListener('click', () => {
-    let depth = 0;
-    const lines = $('query').value.split('\\n').map((line) => line.trim()).filter((line, i, all) => line || (all[i - 1] ?? '') !== '');
-    $('query').value = lines.map((line) => {
-      const closing = /^[}\\)]/.test(line) ? 1 : 0;
-      const out = '  '.repeat(Math.max(0, depth - closing)) + line;
-      depth += (line.match(/[{(]/g) || []).length - (line.match(/[})]/g) || []).length;
-      return out;
-    }).join('\\n');
-    save('query', $('query').value);
-  });
-
-  // Schema explorer from introspection.
-  const typeRef = (t) => t.kind === 'NON_NULL' ? typeRef(t.ofType) + '!' : t.kind === 'LIST' ? '[' + typeRef(t.ofType) + ']' : t.name;
-  const namedOf = (t) => (t.ofType ? namedOf(t.ofType) : t.name);
-  let types = new Map();
-  const el = (tag, props = {}, ...children) => { const e = document.createElement(tag); Object.assign(e, props); e.append(...children); return e; };
-  const link = (t) => el('a', { textContent: typeRef(t), onclick: () => showType(namedOf(t)) });
-  const fieldItem = (f) => {
-    const args = (f.args || []).map((a) => a.name + ': ' + typeRef(a.type)).join(', ');
-    return el('li', {}, f.name, args ? el('span', { className: 'args', textContent: '(' + args + ')' }) : '', ': ', link(f.type));
-  };
-  const showType = (name) => {
-    const type = types.get(name);
-    const docs = $('docs');
-    docs.replaceChildren(el('a', { textContent: '← Query & Mutation', onclick: showRoots }), el('h2', { textContent: type.kind.toLowerCase() + ' ' + name }));
-    if (type.description) docs.append(el('p', { textContent: type.description }));
-    const list = el('ul');
-    for (const f of type.fields || type.inputFields || []) list.append(fieldItem(f));
-    for (const v of type.enumValues || []) list.append(el('li', { textContent: v.name }));
-    for (const t of type.possibleTypes || []) list.append(el('li', {}, link(t)));
-    docs.append(list);
-  };
-  const showRoots = () => {
-    const docs = $('docs');
-    docs.replaceChildren();
-    for (const root of ['Query', 'Mutation']) {
-      const type = types.get(root);
-      if (!type) continue;
-      docs.append(el('h2', { textContent: root }), el('ul', {}, ...type.fields.map(fieldItem)));
-    }
-  };
-  const introspect = async () => {
-    try {
-      const query = '{ __schema { types { kind name description fields { name args { name type { ...T } } type { ...T } } inputFields { name type { ...T } } enumValues { name } possibleTypes { name kind } } } } fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }';
-      const { json } = await post({ query });
-      if (!json || !json.data) throw new Error(json && json.errors ? json.errors[0].message : 'no schema');
-      types = new Map(json.data.__schema.types.map((t) => [t.name, t]));
-      showRoots();
-    } catch (err) {
-      $('docs').replaceChildren(el('p', { className: 'error', textContent: 'Schema unavailable: ' + err.message }));
-    }
-  };
-  introspect();
-})();
-</script>
+${body}
 </body>
 </html>
 `;
-  const contentSecurityPolicy = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  // GraphiQL sets style attributes and loads its fonts and icons from data: URLs.
+  const contentSecurityPolicy =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
   return { html, contentSecurityPolicy };
 }
+
+/** The page's own style: GraphiQL fills the window. */
+export const pageStyle = 'html, body { height: 100%; margin: 0; }\n#graphiql { height: 100vh; }\n';
