@@ -7,6 +7,7 @@ import { bannerText, userFileText, withHeader } from '../write/banner.js';
 import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
 import { emitGraphql } from './graphql/graphql.js';
+import { emitOpenapi } from './openapi/openapi.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
 import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
 import { componentIdModels, emitPrismaSchema } from './prisma/schema.js';
@@ -31,6 +32,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),
   (ir, options) => emitGraphql(ir, options.graphql),
+  (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
   () => emitRuntime(),
 ];
 

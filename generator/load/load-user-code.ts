@@ -21,9 +21,20 @@ export interface UserCodeInputs {
   readonly apiFiles: readonly string[];
   /** Custom route handlers by content type uid: `api::article.article` → ['featured']. */
   readonly customActions: ReadonlyMap<string, readonly string[]>;
+  /** The custom routes themselves, by content type uid, in declared order (openapi.json). */
+  readonly customRoutes?: ReadonlyMap<string, readonly CustomRoute[]>;
+  /** Core routes a type does not serve (`routes.except`), by content type uid. */
+  readonly exceptRoutes?: ReadonlyMap<string, readonly string[]>;
   /** Names of src/policies/*.ts and src/middlewares/*.ts files (without .ts). */
   readonly policies: readonly string[];
   readonly middlewares: readonly string[];
+}
+
+export interface CustomRoute {
+  readonly method: string;
+  /** Under the REST prefix, with `:param`s: `/articles/featured`. */
+  readonly path: string;
+  readonly handler: string;
 }
 
 export const noUserCode: UserCodeInputs = { apiFiles: [], customActions: new Map(), policies: [], middlewares: [] };
@@ -41,6 +52,8 @@ async function modulesIn(dir: string): Promise<string[]> {
 export async function loadUserCode(outDir: string): Promise<UserCodeInputs> {
   const apiFiles = await modulesIn(path.join(outDir, apiDir));
   const customActions = new Map<string, string[]>();
+  const customRoutes = new Map<string, CustomRoute[]>();
+  const exceptRoutes = new Map<string, string[]>();
   for (const name of apiFiles) {
     const rel = `${apiDir}/${name}.ts`;
     let module: Record<string, unknown>;
@@ -49,7 +62,7 @@ export async function loadUserCode(outDir: string): Promise<UserCodeInputs> {
     } catch (err) {
       throw new Error(`${rel} could not be loaded to read its custom routes: ${(err as Error).message}; nothing was written`);
     }
-    const api = module.default as { uid?: unknown; routes?: { custom?: unknown } } | undefined;
+    const api = module.default as { uid?: unknown; routes?: { custom?: unknown; except?: unknown } } | undefined;
     if (!api || typeof api.uid !== 'string') throw new Error(`${rel} must export default defineContentApi('<uid>', { … }); nothing was written`);
     const custom = api.routes?.custom ?? [];
     if (!Array.isArray(custom)) throw new Error(`${rel}: routes.custom must be a list of routes; nothing was written`);
@@ -60,10 +73,17 @@ export async function loadUserCode(outDir: string): Promise<UserCodeInputs> {
       return route.handler;
     });
     customActions.set(api.uid, [...new Set([...(customActions.get(api.uid) ?? []), ...handlers])].sort());
+    const routes = custom.flatMap((route: { method?: unknown; path?: unknown; handler?: unknown }) =>
+      typeof route.method === 'string' && typeof route.path === 'string' ? [{ method: route.method.toUpperCase(), path: route.path, handler: String(route.handler) }] : [],
+    );
+    customRoutes.set(api.uid, [...(customRoutes.get(api.uid) ?? []), ...routes]);
+    if (Array.isArray(api.routes?.except)) exceptRoutes.set(api.uid, api.routes.except.map(String));
   }
   return {
     apiFiles,
     customActions,
+    customRoutes,
+    exceptRoutes,
     policies: await modulesIn(path.join(outDir, policiesDir)),
     middlewares: await modulesIn(path.join(outDir, middlewaresDir)),
   };
