@@ -3,9 +3,13 @@
  * validator) that lists exactly the REST routes the server serves — every documented path
  * answers a method it lacks with 405 and an `Allow` header naming the documented methods,
  * custom routes of src/api included — and that openapi-typescript turns into types a
- * frontend's calls compile against, for the answers the server really gives.
+ * frontend's calls compile against, for the answers the server really gives. Served at
+ * /documentation/openapi.json with Swagger UI at /documentation (from the server alone, in
+ * Chromium), outside production only.
  */
+import { existsSync } from 'node:fs';
 import { writeFile, readFile } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -88,5 +92,46 @@ export const incomplete: Login = { identifier: 'ada' };
     expect(list.meta.pagination.pageSize).toEqual(expect.any(Number));
     const schema = document.components.schemas.ArticleAttributes;
     for (const name of schema.required) expect(list.data[0].attributes, name).toHaveProperty(name);
+  });
+});
+
+const executablePath = '/usr/bin/chromium';
+
+describe('/documentation', () => {
+  it('serves the document, and Swagger UI from the server alone', async (ctx) => {
+    const served = await fetch(`${server.url}/documentation/openapi.json`);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual(document);
+    if (!existsSync(executablePath)) return ctx.skip(`${executablePath} not found (apt-get install -y chromium)`);
+    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      const problems: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      const response = await page.goto(`${server.url}/documentation`);
+      expect(response?.status()).toBe(200);
+      await page.locator('.opblock-summary-path', { hasText: '/api/articles/featured' }).first().waitFor();
+      expect(await page.locator('.opblock-summary-path').count()).toBeGreaterThan(10);
+      expect(requests.every((url) => url.startsWith(server.url))).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('is not served in production', async () => {
+    const secrets = { JWT_SECRET: 'x'.repeat(44), API_TOKEN_SALT: 'y'.repeat(44) };
+    const production = await startServer(built.dir, { NODE_ENV: 'production', ...secrets });
+    try {
+      expect((await fetch(`${production.url}/documentation/openapi.json`)).status).toBe(404);
+      expect((await fetch(`${production.url}/documentation`)).status).toBe(404);
+    } finally {
+      await production.stop();
+    }
   });
 });

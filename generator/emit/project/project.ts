@@ -107,10 +107,13 @@ function packageJson(ir: Schema, name: string) {
       prisma: versionOf('prisma'),
       react: versionOf('react'),
       'react-dom': versionOf('react-dom'),
+      // Swagger UI, the REST documentation page of development (http/documentation.ts).
+      'swagger-ui-dist': versionOf('swagger-ui-dist'),
       typescript: versionOf('typescript'),
     }),
     // npm 11 runs dependencies' install scripts only when approved; these build native code.
-    allowScripts: sortKeys({ bcrypt: true, ...(ir.provider === 'sqlite' ? { 'better-sqlite3': true } : {}), prisma: true, '@prisma/engines': true }),
+    // swagger-ui-dist's @scarf/scarf would report the install to its vendor: refused.
+    allowScripts: sortKeys({ bcrypt: true, ...(ir.provider === 'sqlite' ? { 'better-sqlite3': true } : {}), prisma: true, '@prisma/engines': true, '@scarf/scarf': false }),
   };
 }
 

@@ -1,0 +1,112 @@
+/**
+ * The REST API's documentation, as Strapi's documentation plugin serves it: the OpenAPI
+ * document the build wrote (`openapi.json`) at `/documentation/openapi.json`, and Swagger UI
+ * at `/documentation` to read and try it. Outside production, or with
+ * `plugins.documentation.servedInProduction`.
+ *
+ * Swagger UI's files come from the server's own node_modules (`swagger-ui-dist`, a
+ * development dependency like GraphiQL): no CDN, no inline script, a strict
+ * Content-Security-Policy. A production install without it still serves the document.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Context, Next } from 'koa';
+
+export interface DocumentationOptions {
+  /** `/documentation` */
+  readonly path: string;
+  /** The server's root folder, which holds openapi.json. */
+  readonly root: string;
+}
+
+interface Asset {
+  readonly body: string | Buffer;
+  readonly type: string;
+}
+
+const swaggerFiles: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+};
+
+/** Starts Swagger UI on `#swagger-ui` with the document its attribute names. */
+const startScript = `(function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({ url: root.getAttribute('data-url'), domNode: root, deepLinking: true, persistAuthorization: true });
+})();
+`;
+
+const contentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function documentation(options: DocumentationOptions) {
+  const require = createRequire(import.meta.url);
+  const base = options.path;
+  const assets = new Map<string, Promise<Asset | undefined>>();
+  const swaggerRoot = (): string | undefined => {
+    try {
+      return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+    } catch {
+      return undefined;
+    }
+  };
+  const load = async (name: string): Promise<Asset | undefined> => {
+    if (name === 'openapi.json') {
+      const body = await readFile(path.join(options.root, 'openapi.json')).catch(() => undefined);
+      return body ? { body, type: 'application/json; charset=utf-8' } : undefined;
+    }
+    if (name === 'start.js') return { body: startScript, type: 'application/javascript; charset=utf-8' };
+    const type = Object.hasOwn(swaggerFiles, name) ? swaggerFiles[name] : undefined;
+    const root = swaggerRoot();
+    if (!type || !root) return undefined;
+    const body = await readFile(path.join(root, name)).catch(() => undefined);
+    return body ? { body, type } : undefined;
+  };
+  const asset = (name: string) => {
+    let found = assets.get(name);
+    if (!found) assets.set(name, (found = load(name)));
+    return found;
+  };
+
+  return async function documentationPage(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === base) {
+      const available = swaggerRoot() !== undefined;
+      ctx.set('Content-Security-Policy', contentSecurityPolicy);
+      ctx.type = 'text/html';
+      ctx.body = page(base, available);
+      return;
+    }
+    if (!ctx.path.startsWith(`${base}/`)) return next();
+    const found = await asset(ctx.path.slice(base.length + 1));
+    if (!found) return next();
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = found.type;
+    ctx.body = found.body;
+  };
+}
+
+function page(base: string, available: boolean): string {
+  const body = available
+    ? `<div id="swagger-ui" data-url="${escapeHtml(`${base}/openapi.json`)}"></div>
+<script src="${base}/swagger-ui-bundle.js"></script>
+<script src="${base}/start.js"></script>`
+    : `<p>Swagger UI is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it). The document itself is at <a href="${base}/openapi.json">${base}/openapi.json</a>.</p>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API documentation</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${base}/swagger-ui.css">
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
