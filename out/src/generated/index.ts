@@ -12,6 +12,7 @@ import { category } from './content-types/category.js';
 import { global } from './content-types/global.js';
 import { tag } from './content-types/tag.js';
 import { uploadFile } from './content-types/upload.file.js';
+import { uploadFolder } from './content-types/upload.folder.js';
 import { usersPermissionsPermission } from './content-types/users-permissions.permission.js';
 import { usersPermissionsRole } from './content-types/users-permissions.role.js';
 import { usersPermissionsUser } from './content-types/users-permissions.user.js';
@@ -28,6 +29,7 @@ export const contentTypes: readonly ContentTypeMeta[] = [
   global,
   tag,
   uploadFile,
+  uploadFolder,
   usersPermissionsPermission,
   usersPermissionsRole,
   usersPermissionsUser,

@@ -23,6 +23,7 @@ import { Extensions } from './extend/extensions.js';
 import { resolveMiddlewares } from './extend/middlewares.js';
 import { checkPolicies, resolvePolicies, restPolicyContext } from './extend/policies.js';
 import { createGraphqlPlugin, type GraphqlRegister } from './graphql/index.js';
+import { documentation } from './http/documentation.js';
 import { jsonBody } from './http/body.js';
 import { allowedMethods } from './http/methods.js';
 import { serverTiming } from './http/server-timing.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   readonly extensions?: Extensions;
   /** The Koa application to fill (made here when absent). */
   readonly koa?: Koa<AppState>;
+  /** The server's folder (openapi.json for /documentation); absent: no documentation. */
+  readonly root?: string;
   readonly log?: (err: unknown) => void;
 }
 
@@ -167,6 +170,9 @@ export function buildApp(options: AppOptions): App {
     tools,
   );
   for (const middleware of stack) app.use(middleware);
+  if (options.root && ((process.env.NODE_ENV ?? 'development') !== 'production' || config.plugins.documentation.servedInProduction)) {
+    app.use(documentation({ path: config.plugins.documentation.path, root: options.root }));
+  }
   app.use(graphql.middleware);
   app.use(router.routes());
   app.use(allowedMethods(router));

@@ -53,7 +53,16 @@ export interface ServerConfig {
     upload: UploadUserConfig;
     /** The GraphQL endpoint (Strapi's `config/plugins.js` → `graphql.config`). */
     graphql: GraphqlConfig;
+    /** The REST API's documentation: openapi.json and Swagger UI at /documentation (http/documentation.ts). */
+    documentation: DocumentationConfig;
   };
+}
+
+export interface DocumentationConfig {
+  /** Path of the page; the document is `<path>/openapi.json`. */
+  path: string;
+  /** Serve it in production too (it is on elsewhere), like the GraphQL playground's `playgroundAlways`. */
+  servedInProduction: boolean;
 }
 
 /** Strapi's `graphql.config` keys, with contentgen's limits. */
@@ -155,7 +164,7 @@ export const defaultConfig: ServerConfig = {
       populate: { maxDepth: 5, maxRelationEntries: 100 },
     },
   },
-  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig() },
+  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig(), documentation: { path: '/documentation', servedInProduction: false } },
 };
 
 export function defaultGraphqlConfig(): GraphqlConfig {
@@ -206,8 +215,16 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
       'users-permissions': resolveUsersPermissions(user.plugins?.['users-permissions'] ?? {}),
       upload: (user.plugins?.upload ?? {}) as UploadUserConfig,
       graphql: resolveGraphqlConfig(user.plugins?.graphql ?? {}),
+      documentation: resolveDocumentationConfig(user.plugins?.documentation ?? {}),
     },
   };
+}
+
+function resolveDocumentationConfig(user: DeepPartial<DocumentationConfig>): DocumentationConfig {
+  const config = { ...defaultConfig.plugins.documentation, ...user };
+  if (typeof config.path !== 'string' || !/^\/[^\s?#]*[^/\s?#]$/.test(config.path)) throw new Error("config plugins.documentation.path must be a path such as '/documentation'");
+  if (typeof config.servedInProduction !== 'boolean') throw new Error('config plugins.documentation.servedInProduction must be true or false');
+  return config;
 }
 
 type GraphqlCostKey = 'maxTokens' | 'maxFields' | 'maxAliases' | 'maxComplexity' | 'responseSizeLimit';

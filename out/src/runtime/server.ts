@@ -114,7 +114,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
   const koa = new Koa();
   await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
-  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, ...(extensions ? { extensions } : {}) });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, root: options.root, ...(extensions ? { extensions } : {}) });
   await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
   const app = built.koa;
 

@@ -3,6 +3,7 @@
  * File (plugin::upload.file): collection type served at /api/files.
  */
 import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
 
 /**
  * File attributes as the REST API returns them (inside `attributes`). Relations,
@@ -49,6 +50,8 @@ export interface UploadFileInput {
   previewUrl?: string | null;
   provider?: string;
   provider_metadata?: unknown;
+  folder?: ToOneRelationWrite;
+  folderPath?: string;
 }
 
 export const uploadFile = {
@@ -138,6 +141,33 @@ export const uploadFile = {
       type: 'json',
       column: 'provider_metadata',
       prismaField: 'provider_metadata',
+    },
+    folder: {
+      kind: 'relation',
+      name: 'folder',
+      private: true,
+      relation: 'manyToOne',
+      target: 'plugin::upload.folder',
+      toMany: false,
+      link: {
+        table: 'files_folder_links',
+        delegate: 'uploadFileFolderLink',
+        ownerColumn: 'file_id',
+        targetColumn: 'folder_id',
+        orderColumn: 'folder_order',
+        inverseOrderColumn: 'file_order',
+        targetExclusive: false,
+      },
+    },
+    folderPath: {
+      kind: 'scalar',
+      name: 'folderPath',
+      private: true,
+      type: 'string',
+      column: 'folder_path',
+      prismaField: 'folderPath',
+      required: true,
+      minLength: 1,
     },
     createdAt: {
       kind: 'scalar',

@@ -413,6 +413,8 @@ export interface FloatFilterInput {
   between?: Array<Scalars['Float'] | null> | null;
 }
 
+export type GenericMorph = ComponentSharedLink | ComponentSharedQuote | ComponentSharedRichText | ComponentSharedSeo | UploadFile | UploadFolder | UsersPermissionsPermission | UsersPermissionsRole | UsersPermissionsUser | Article | Author | Category | Global | Tag;
+
 export interface Global {
   __typename?: 'Global';
   siteName: Scalars['String'];
@@ -558,6 +560,9 @@ export interface Mutation {
   createUploadFile: UploadFileEntityResponse | null;
   updateUploadFile: UploadFileEntityResponse | null;
   deleteUploadFile: UploadFileEntityResponse | null;
+  createUploadFolder: UploadFolderEntityResponse | null;
+  updateUploadFolder: UploadFolderEntityResponse | null;
+  deleteUploadFolder: UploadFolderEntityResponse | null;
   createUsersPermissionsRole: UsersPermissionsCreateRolePayload | null;
   updateUsersPermissionsRole: UsersPermissionsUpdateRolePayload | null;
   deleteUsersPermissionsRole: UsersPermissionsDeleteRolePayload | null;
@@ -642,6 +647,19 @@ export interface MutationUpdateUploadFileArgs {
 }
 
 export interface MutationDeleteUploadFileArgs {
+  id: Scalars['ID'];
+}
+
+export interface MutationCreateUploadFolderArgs {
+  data: UploadFolderInput;
+}
+
+export interface MutationUpdateUploadFolderArgs {
+  id: Scalars['ID'];
+  data: UploadFolderInput;
+}
+
+export interface MutationDeleteUploadFolderArgs {
   id: Scalars['ID'];
 }
 
@@ -753,6 +771,8 @@ export interface Query {
   tags: TagEntityResponseCollection | null;
   uploadFile: UploadFileEntityResponse | null;
   uploadFiles: UploadFileEntityResponseCollection | null;
+  uploadFolder: UploadFolderEntityResponse | null;
+  uploadFolders: UploadFolderEntityResponseCollection | null;
   usersPermissionsRole: UsersPermissionsRoleEntityResponse | null;
   usersPermissionsRoles: UsersPermissionsRoleEntityResponseCollection | null;
   usersPermissionsUser: UsersPermissionsUserEntityResponse | null;
@@ -807,6 +827,16 @@ export interface QueryUploadFileArgs {
 
 export interface QueryUploadFilesArgs {
   filters?: UploadFileFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
+}
+
+export interface QueryUploadFolderArgs {
+  id?: Scalars['ID'] | null;
+}
+
+export interface QueryUploadFoldersArgs {
+  filters?: UploadFolderFiltersInput | null;
   pagination?: PaginationArg | null;
   sort?: Array<Scalars['String'] | null> | null;
 }
@@ -955,6 +985,7 @@ export interface UploadFile {
   previewUrl: Scalars['String'] | null;
   provider: Scalars['String'];
   provider_metadata: Scalars['JSON'] | null;
+  related: Array<GenericMorph | null> | null;
   createdAt: Scalars['DateTime'] | null;
   updatedAt: Scalars['DateTime'] | null;
 }
@@ -992,6 +1023,8 @@ export interface UploadFileFiltersInput {
   previewUrl?: StringFilterInput | null;
   provider?: StringFilterInput | null;
   provider_metadata?: JSONFilterInput | null;
+  folder?: UploadFolderFiltersInput | null;
+  folderPath?: StringFilterInput | null;
   createdAt?: DateTimeFilterInput | null;
   updatedAt?: DateTimeFilterInput | null;
   and?: Array<UploadFileFiltersInput | null> | null;
@@ -1014,6 +1047,83 @@ export interface UploadFileInput {
   previewUrl?: Scalars['String'] | null;
   provider?: Scalars['String'] | null;
   provider_metadata?: Scalars['JSON'] | null;
+  folder?: Scalars['ID'] | null;
+  folderPath?: Scalars['String'] | null;
+}
+
+export interface UploadFileRelationResponseCollection {
+  __typename?: 'UploadFileRelationResponseCollection';
+  data: Array<UploadFileEntity>;
+}
+
+export interface UploadFolder {
+  __typename?: 'UploadFolder';
+  name: Scalars['String'];
+  pathId: Scalars['Int'];
+  parent: UploadFolderEntityResponse | null;
+  children: UploadFolderRelationResponseCollection | null;
+  files: UploadFileRelationResponseCollection | null;
+  path: Scalars['String'];
+  createdAt: Scalars['DateTime'] | null;
+  updatedAt: Scalars['DateTime'] | null;
+}
+
+export interface UploadFolderChildrenArgs {
+  filters?: UploadFolderFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
+}
+
+export interface UploadFolderFilesArgs {
+  filters?: UploadFileFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
+}
+
+export interface UploadFolderEntity {
+  __typename?: 'UploadFolderEntity';
+  id: Scalars['ID'] | null;
+  attributes: UploadFolder | null;
+}
+
+export interface UploadFolderEntityResponse {
+  __typename?: 'UploadFolderEntityResponse';
+  data: UploadFolderEntity | null;
+}
+
+export interface UploadFolderEntityResponseCollection {
+  __typename?: 'UploadFolderEntityResponseCollection';
+  data: Array<UploadFolderEntity>;
+  meta: ResponseCollectionMeta;
+}
+
+export interface UploadFolderFiltersInput {
+  id?: IDFilterInput | null;
+  name?: StringFilterInput | null;
+  pathId?: IntFilterInput | null;
+  parent?: UploadFolderFiltersInput | null;
+  children?: UploadFolderFiltersInput | null;
+  files?: UploadFileFiltersInput | null;
+  path?: StringFilterInput | null;
+  createdAt?: DateTimeFilterInput | null;
+  updatedAt?: DateTimeFilterInput | null;
+  and?: Array<UploadFolderFiltersInput | null> | null;
+  or?: Array<UploadFolderFiltersInput | null> | null;
+  not?: UploadFolderFiltersInput | null;
+}
+
+export interface UploadFolderInput {
+  name?: Scalars['String'] | null;
+  pathId?: Scalars['Int'] | null;
+  parent?: Scalars['ID'] | null;
+  children?: Array<Scalars['ID'] | null> | null;
+  files?: Array<Scalars['ID'] | null> | null;
+  path?: Scalars['String'] | null;
+}
+
+export interface UploadFolderRelationResponseCollection {
+  __typename?: 'UploadFolderRelationResponseCollection';
+  data: Array<UploadFolderEntity>;
 }
 
 export interface UsersPermissionsCreateRolePayload {

@@ -44,7 +44,7 @@ import { operationCost } from './cost.js';
 import { codes, formatError, requestError } from './errors.js';
 import { checkSelections, depthLimitRule, DocumentCache, type CachedDocument, maxNesting, scanSource, variableValueCount, variablesNesting, withoutSuggestions } from './limits.js';
 import type { RelationLoader } from './loader.js';
-import { playgroundPage } from './playground.js';
+import { assetsSegment, PlaygroundAssets, playgroundPage } from './playground.js';
 import { toUpload } from './scalars.js';
 
 export interface EndpointOptions {
@@ -108,7 +108,18 @@ export function graphqlEndpoint(options: EndpointOptions) {
   const format = (error: GraphQLError, code: string) => shown(formatError(error, code, options.log, 'request'));
   const refuse = (error: GraphQLError) => new RequestFailure(400, { errors: [format(error, codes.validationFailed)] });
 
+  const assets = options.playground ? new PlaygroundAssets() : undefined;
+  const assetsPrefix = `${options.endpoint.replace(/\/$/, '')}/${assetsSegment}/`;
+
   return async function graphql(ctx: Context, next: Next): Promise<void> {
+    if (assets && ctx.path.startsWith(assetsPrefix) && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      const asset = await assets.get(ctx.path.slice(assetsPrefix.length));
+      if (!asset) return next();
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.type = asset.type;
+      ctx.body = asset.body;
+      return;
+    }
     if (ctx.path !== options.endpoint) return next();
     let multipart: MultipartBody | undefined;
     try {
@@ -117,7 +128,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
       }
       if (ctx.method === 'GET' && ctx.query.query === undefined) {
         if (options.playground && ctx.accepts('application/json', 'text/html') === 'text/html') {
-          const page = playgroundPage({ endpoint: options.endpoint, defaultQuery });
+          const page = playgroundPage({ endpoint: options.endpoint, defaultQuery, available: assets?.available() ?? false });
           ctx.set('Content-Security-Policy', page.contentSecurityPolicy);
           ctx.type = 'text/html';
           ctx.body = page.html;

@@ -115,6 +115,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     shadowCRUD: config.shadowCRUD,
     resolvers: shadowCrudResolvers({
       registry,
+      db: options.db,
       service,
       limits,
       ...(options.upload ? { removeFile: (id: unknown) => options.upload!.service.remove(id) } : {}),

@@ -71,26 +71,28 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
     const hasUsers = typeRegistry.has(userResponse) && typeRegistry.has(userInput);
     const hasRoles = typeRegistry.has(roleInput);
     const payload = (name: string) => objectType(name, [{ name: 'ok', type: 'Boolean!' }]);
+    // Descriptions: Strapi's own (its plugin's mutation definitions), typos included.
     const mutations: FieldSpec[] = [
       ...(hasRoles
         ? [
-            { name: names.createRole, type: 'UsersPermissionsCreateRolePayload', args: [{ name: 'data', type: `${roleInput}!` }] },
-            { name: names.updateRole, type: 'UsersPermissionsUpdateRolePayload', args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${roleInput}!` }] },
-            { name: names.deleteRole, type: 'UsersPermissionsDeleteRolePayload', args: [{ name: 'id', type: 'ID!' }] },
+            { name: names.createRole, description: 'Create a new role', type: 'UsersPermissionsCreateRolePayload', args: [{ name: 'data', type: `${roleInput}!` }] },
+            { name: names.updateRole, description: 'Update an existing role', type: 'UsersPermissionsUpdateRolePayload', args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${roleInput}!` }] },
+            { name: names.deleteRole, description: 'Delete an existing role', type: 'UsersPermissionsDeleteRolePayload', args: [{ name: 'id', type: 'ID!' }] },
           ]
         : []),
       ...(hasUsers
         ? [
-            { name: names.createUser, type: `${userResponse}!`, args: [{ name: 'data', type: `${userInput}!` }] },
-            { name: names.updateUser, type: `${userResponse}!`, args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${userInput}!` }] },
-            { name: names.deleteUser, type: `${userResponse}!`, args: [{ name: 'id', type: 'ID!' }] },
+            { name: names.createUser, description: 'Create a new user', type: `${userResponse}!`, args: [{ name: 'data', type: `${userInput}!` }] },
+            { name: names.updateUser, description: 'Update an existing user', type: `${userResponse}!`, args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${userInput}!` }] },
+            { name: names.deleteUser, description: 'Delete an existing user', type: `${userResponse}!`, args: [{ name: 'id', type: 'ID!' }] },
           ]
         : []),
       { name: 'login', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsLoginInput!' }] },
-      { name: 'register', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsRegisterInput!' }] },
-      { name: 'forgotPassword', type: 'UsersPermissionsPasswordPayload', args: [{ name: 'email', type: 'String!' }] },
+      { name: 'register', description: 'Register a user', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsRegisterInput!' }] },
+      { name: 'forgotPassword', description: 'Request a reset password token', type: 'UsersPermissionsPasswordPayload', args: [{ name: 'email', type: 'String!' }] },
       {
         name: 'resetPassword',
+        description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
         type: 'UsersPermissionsLoginPayload',
         args: [
           { name: 'password', type: 'String!' },
@@ -100,6 +102,7 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
       },
       {
         name: 'changePassword',
+        description: 'Change user password. Confirm with the current password.',
         type: 'UsersPermissionsLoginPayload',
         args: [
           { name: 'currentPassword', type: 'String!' },
@@ -107,7 +110,7 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
           { name: 'passwordConfirmation', type: 'String!' },
         ],
       },
-      { name: 'emailConfirmation', type: 'UsersPermissionsLoginPayload', args: [{ name: 'confirmation', type: 'String!' }] },
+      { name: 'emailConfirmation', description: 'Confirm an email users email address', type: 'UsersPermissionsLoginPayload', args: [{ name: 'confirmation', type: 'String!' }] },
     ];
     const typeDefs = sdl([
       objectType('UsersPermissionsMe', [

@@ -28,14 +28,19 @@ import {
   type Window,
 } from './args.js';
 import type { GraphqlContext } from './context.js';
+import type { Database } from '../db/database.js';
+import { RelatedEntriesLoader } from './related.js';
 import type { ResolverMap } from './extension.js';
 import type { LinkField, Loaded } from './loader.js';
 import * as naming from './naming.js';
 import { scalarBehaviour, scalarResolvers } from './scalars.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
+import { morphUnionName } from './sdl.js';
 
 export interface ShadowCrudResolverOptions {
   readonly registry: Registry;
+  /** For `UploadFile.related`'s link lookups (related.ts). */
+  readonly db: Database;
   /** The entity service of a content type, with the GraphQL list limits. */
   readonly service: (uid: string) => EntityService;
   readonly limits: ListLimits;
@@ -52,6 +57,9 @@ type Json = Record<string, unknown>;
 type Resolver = (parent: any, args: any, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
 
 const fileUid = 'plugin::upload.file';
+
+/** Entries read at once for `UploadFile.related` (Strapi's smallest default maxLimit is 100). */
+const relatedPage = 100;
 
 /** Which entry an `X` object (an entry's attributes) belongs to. */
 const entryOf = new WeakMap<object, { readonly meta: ContentTypeMeta; readonly id: number }>();
@@ -85,6 +93,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   /** Read shapes by field (`info.fieldNodes`) and type: see shapeOf. */
   const shapes = new WeakMap<object, Map<string, ReadShape>>();
 
+  addRelated();
   add('ResponseCollectionMeta', 'pagination', async (parent: CollectionInfo) => paginationMeta(parent.window, parent.total ?? (await parent.count())));
   map.PublicationState = { LIVE: 'live', PREVIEW: 'preview' };
 
@@ -161,6 +170,46 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
         if (Array.isArray(value)) return { data: entityNodes(target, value) };
         return { data: value ? entityNode(target, value) : null };
       });
+    };
+  }
+
+  /**
+   * `UploadFile.related` (batched per request, related.ts) and its union `GenericMorph`,
+   * whose members are the attributes objects of entries (entityNode marks their type).
+   */
+  function addRelated(): void {
+    const file = registry.contentTypes.get(fileUid);
+    if (!file) return;
+    const loaders = new WeakMap<GraphqlContext, RelatedEntriesLoader>();
+    const loaderOf = (context: GraphqlContext) => {
+      let loader = loaders.get(context);
+      if (!loader) {
+        const access = accessOf(context);
+        // Whole entries with their components (any of their fields may be asked), in pages
+        // no larger than any list limit allows.
+        const read = async (meta: ContentTypeMeta, ids: readonly number[]) => {
+          const entries: Entry[] = [];
+          for (let i = 0; i < ids.length; i += relatedPage) {
+            const page = ids.slice(i, i + relatedPage);
+            const query = { ...readShape(meta, undefined, registry), filters: { id: { $in: page } }, pagination: { start: 0, limit: page.length, withCount: false } };
+            entries.push(...(await options.service(meta.uid).find(query, access)).data);
+          }
+          return entries;
+        };
+        loaders.set(context, (loader = new RelatedEntriesLoader(options.db, registry, (uid) => access.canFind(uid), read)));
+      }
+      return loader;
+    };
+    add(naming.typeName(file), 'related', async (parent: Json, _args: Json, context: GraphqlContext) => {
+      const entry = entryOf.get(parent);
+      if (!entry) return [];
+      return (await loaderOf(context).load(entry.id)).map(({ meta, entry: related }) => entityNode(meta, related).attributes);
+    });
+    map[morphUnionName] = {
+      __resolveType: (value: Json) => {
+        const owner = entryOf.get(value);
+        return owner ? naming.typeName(owner.meta) : undefined;
+      },
     };
   }
 

@@ -18,6 +18,25 @@ import * as naming from './naming.js';
 
 export const fileUid = 'plugin::upload.file';
 
+/** The union of `UploadFile.related`. */
+export const morphUnionName = 'GenericMorph';
+
+/** Plugin types in the order Strapi registers them (GenericMorph's members). */
+const pluginOrder = [
+  'plugin::upload.file',
+  'plugin::upload.folder',
+  'plugin::users-permissions.permission',
+  'plugin::users-permissions.role',
+  'plugin::users-permissions.user',
+];
+
+/**
+ * Private attributes Strapi's schema lists in a filters input that contentgen keeps there
+ * too, so documents written against Strapi's schema still validate; a filter that uses one
+ * is refused when it runs, like any private attribute (`Invalid parameter folderPath`).
+ */
+const listedPrivateFilters: ReadonlySet<string> = new Set([`${fileUid}.folder`, `${fileUid}.folderPath`]);
+
 /** GraphQL scalar of each attribute type (Strapi's `strapiScalarToGraphQLScalar`). */
 export const graphqlScalarOf: Readonly<Record<ScalarType, string>> = {
   string: 'String',
@@ -142,9 +161,24 @@ class ShadowCrudBuilder {
     }
     // An empty Query or Mutation is not valid GraphQL: they exist when they have fields
     // (schema.ts turns an extension's `extend type Query` into the type when there is none).
+    const morphs = this.morphMembers();
+    if (morphs.length > 0) this.definitions.push(unionType(morphUnionName, morphs));
     if (this.queries.length > 0) this.definitions.push(objectType('Query', this.queries));
     if (this.mutations.length > 0) this.definitions.push(objectType('Mutation', this.mutations));
     return document(this.definitions);
+  }
+
+  /**
+   * `GenericMorph`: every object type with an entity, as Strapi's upload plugin declares it
+   * for `UploadFile.related` — components, then the plugins' types, then the API's.
+   */
+  private morphMembers(): string[] {
+    if (!this.target(fileUid)) return [];
+    const components = [...this.registry.components.values()].filter((c) => this.enabled(c.uid)).map((c) => naming.componentTypeName(c.uid));
+    const types = [...this.registry.contentTypes.values()].filter((meta) => this.enabled(meta.uid));
+    const rank = (uid: string) => (pluginOrder.includes(uid) ? pluginOrder.indexOf(uid) : uid.startsWith('plugin::') ? pluginOrder.length : pluginOrder.length + 1);
+    const ordered = types.map((meta, i) => ({ meta, i })).sort((a, b) => rank(a.meta.uid) - rank(b.meta.uid) || a.i - b.i);
+    return [...components, ...ordered.map(({ meta }) => naming.typeName(meta))];
   }
 
   private enabled(uid: string): boolean {
@@ -296,6 +330,8 @@ class ShadowCrudBuilder {
           if (naming.isContentType(owner)) out.push({ name: field.name, type: `[${naming.dynamicZoneName(owner, field.name)}]${bang}` });
           break;
       }
+      // Strapi's file type has the morph relation `related` here, between its attributes.
+      if (owner.uid === fileUid && field.name === 'provider_metadata') out.push({ name: 'related', type: `[${morphUnionName}]` });
     }
     return out;
   }
@@ -304,14 +340,16 @@ class ShadowCrudBuilder {
    * `XFiltersInput`: id (collection types), scalars, relations, components; then and/or/not.
    * Private and password attributes are left out: filtering on them is refused anyway (as in
    * REST), and the type would spell out their names. (Strapi's schema lists them, then refuses
-   * them.) They stay in `XInput`: writable, as in REST and Strapi.
+   * them.) They stay in `XInput`: writable, as in REST and Strapi. The upload file's folder
+   * attributes are the exception (listedPrivateFilters).
    */
   private filterFields(owner: Owner): ArgSpec[] {
     const out: ArgSpec[] = [];
     const isCollection = naming.isContentType(owner) && owner.kind === 'collectionType';
     if (isCollection && this.field(owner, 'id').hasFiltersEnabled()) out.push({ name: 'id', type: naming.scalarFilterName('ID') });
     for (const field of this.fields(owner)) {
-      if (field.name === 'id' || field.private || (field.kind === 'scalar' && field.type === 'password') || !this.field(owner, field.name).hasFiltersEnabled()) continue;
+      const hidden = (field.private && !listedPrivateFilters.has(`${owner.uid}.${field.name}`)) || (field.kind === 'scalar' && field.type === 'password');
+      if (field.name === 'id' || hidden || !this.field(owner, field.name).hasFiltersEnabled()) continue;
       if (field.kind === 'scalar') out.push({ name: field.name, type: naming.scalarFilterName(graphqlScalarOf[field.type]) });
       else if (field.kind === 'relation') {
         const target = this.target(field.target);

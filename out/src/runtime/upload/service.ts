@@ -361,6 +361,8 @@ export class UploadService {
       values['alternativeText'] = prepared.alternativeText ?? null;
       values['caption'] = prepared.caption ?? null;
       values['createdAt'] = now;
+      // The media library's root folder, as Strapi files uploads through the APIs.
+      if (this.options.meta.fields['folderPath']) values['folderPath'] = '/';
     } else {
       if (prepared.alternativeText !== undefined) values['alternativeText'] = prepared.alternativeText;
       if (prepared.caption !== undefined) values['caption'] = prepared.caption;
