@@ -4,17 +4,15 @@
  * CORS preflights and answers of the default middleware stack, as Strapi's. Skipped, saying
  * so, without /usr/bin/chromium (`apt-get install -y chromium`).
  */
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { chromiumMissing, launchChromium } from '../helpers/browser.js';
 import { client } from '../helpers/http.js';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) console.warn(`browser-cors: skipped, ${executablePath} not found (install it with \`apt-get install -y chromium\`).`);
+if (chromiumMissing) console.warn(`browser-cors: skipped, ${chromiumMissing}.`);
 
 /** The frontend: a page that talks to the API at `api` (another origin: other host name and port). */
 function frontendPage(api: string): string {
@@ -34,7 +32,7 @@ run().then((result) => { window.result = result; }, (error) => { window.result =
 </script></body></html>`;
 }
 
-describe.skipIf(missing)('a page on another origin', () => {
+describe.skipIf(chromiumMissing !== undefined)('a page on another origin', () => {
   let built: BuiltServer;
   let server: RunningServer;
   let browser: Browser;
@@ -58,10 +56,7 @@ describe.skipIf(missing)('a page on another origin', () => {
     });
     await new Promise<void>((resolve) => frontend.listen(0, '127.0.0.1', resolve));
     frontendUrl = `http://127.0.0.1:${(frontend.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

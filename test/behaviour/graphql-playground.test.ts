@@ -4,16 +4,14 @@
  * autocompletes from the schema, and runs a query with an Authorization header. Skipped, saying so, without /usr/bin/chromium
  * (`apt-get install -y chromium`).
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchChromium, watchedPage } from '../helpers/browser.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) console.warn(`graphql-playground: skipped, ${executablePath} not found (install it with \`apt-get install -y chromium\`).`);
+if (chromiumMissing) console.warn(`graphql-playground: skipped, ${chromiumMissing}.`);
 
-describe.skipIf(missing)('the playground page in Chromium', () => {
+describe.skipIf(chromiumMissing !== undefined)('the playground page in Chromium', () => {
   let built: BuiltServer;
   let server: RunningServer;
   let browser: Browser;
@@ -29,10 +27,7 @@ describe.skipIf(missing)('the playground page in Chromium', () => {
       body: JSON.stringify({ query: 'mutation { createTag(data: { name: "from-the-browser" }) { data { id } } }' }),
     });
     if (res.status !== 200) throw new Error(await res.text());
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -42,14 +37,7 @@ describe.skipIf(missing)('the playground page in Chromium', () => {
   });
 
   it('serves GraphiQL from the server alone: autocomplete, a headers editor with a bearer token, the answer', async () => {
-    const page = await browser.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const { page, requests, problems } = await watchedPage(browser);
 
     const response = await page.goto(`${server.url}/graphql`);
     expect(response?.status()).toBe(200);

@@ -7,14 +7,13 @@
  * /documentation/openapi.json with Swagger UI at /documentation (from the server alone, in
  * Chromium), outside production only.
  */
-import { existsSync } from 'node:fs';
 import { writeFile, readFile } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, launchChromium, watchedPage } from '../helpers/browser.js';
 import { tempDir } from '../helpers/paths.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
@@ -95,24 +94,15 @@ export const incomplete: Login = { identifier: 'ada' };
   });
 });
 
-const executablePath = '/usr/bin/chromium';
-
 describe('/documentation', () => {
   it('serves the document, and Swagger UI from the server alone', async (ctx) => {
     const served = await fetch(`${server.url}/documentation/openapi.json`);
     expect(served.status).toBe(200);
     expect(await served.json()).toEqual(document);
-    if (!existsSync(executablePath)) return ctx.skip(`${executablePath} not found (apt-get install -y chromium)`);
-    const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    if (chromiumMissing) return ctx.skip(chromiumMissing);
+    const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
-      const requests: string[] = [];
-      const problems: string[] = [];
-      page.on('request', (request) => requests.push(request.url()));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
+      const { page, requests, problems } = await watchedPage(browser);
       const response = await page.goto(`${server.url}/documentation`);
       expect(response?.status()).toBe(200);
       await page.locator('.opblock-summary-path', { hasText: '/api/articles/featured' }).first().waitFor();

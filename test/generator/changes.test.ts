@@ -8,7 +8,7 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { modelsOf, tempDir } from '../helpers/paths.js';
 
 let dir: string;
@@ -26,14 +26,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { write: (s: string) => ((stdout += s), true) } as never, { write: (s: string) => ((stderr += s), true) } as never);
-  return { code, stdout, stderr };
-}
-
-const build = (...extra: string[]) => run('build', models, '-o', out, ...extra);
+const build = (...extra: string[]) => runCli('build', models, '-o', out, ...extra);
 const report = () => readFile(path.join(out, '.contentgen/changes.md'), 'utf8');
 const schemaOf = (api: string) => path.join(models, `api/${api}/content-types/${api}/schema.json`);
 

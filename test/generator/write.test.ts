@@ -5,7 +5,7 @@
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../generator/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { modelsOf, tempDir } from '../helpers/paths.js';
 
 let dir: string;
@@ -23,14 +23,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { write: (s: string) => ((stdout += s), true) } as never, { write: (s: string) => ((stderr += s), true) } as never);
-  return { code, stdout, stderr };
-}
-
-const build = (...extra: string[]) => run('build', models, '-o', out, ...extra);
+const build = (...extra: string[]) => runCli('build', models, '-o', out, ...extra);
 const articleSchema = () => path.join(models, 'api/article/content-types/article/schema.json');
 
 async function editArticle(edit: (json: any) => void): Promise<void> {
@@ -116,7 +109,7 @@ describe('determinism', () => {
   it('two builds into different folders give byte-identical trees', async () => {
     const other = path.join(dir, 'out2');
     await build();
-    await run('build', models, '-o', other, '--name', 'content-server');
+    await runCli('build', models, '-o', other, '--name', 'content-server');
     const list = async (root: string, rel = ''): Promise<string[]> => {
       const entries = await readdir(path.join(root, rel), { withFileTypes: true });
       const files: string[] = [];
@@ -135,16 +128,16 @@ describe('determinism', () => {
 
 describe('cli', () => {
   it('--help and build --help explain every option', async () => {
-    const top = await run('--help');
+    const top = await runCli('--help');
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('contentgen build <models-dir>');
-    const help = await run('build', '--help');
+    const help = await runCli('build', '--help');
     for (const flag of ['--out', '--db', '--check', '--accept-data-loss', '--force', '--name']) expect(help.stdout).toContain(flag);
   });
 
   it('exit 2 on wrong usage', async () => {
-    expect((await run('build')).code).toBe(2);
-    expect((await run('build', models, '--db', 'oracle')).code).toBe(2);
-    expect((await run('frobnicate')).code).toBe(2);
+    expect((await runCli('build')).code).toBe(2);
+    expect((await runCli('build', models, '--db', 'oracle')).code).toBe(2);
+    expect((await runCli('frobnicate')).code).toBe(2);
   });
 });
