@@ -11,9 +11,7 @@
  * production install has no playground) and served under `<endpoint>/playground/`, with the
  * small script that starts GraphiQL. No inline script; the page's data is in attributes.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { escapeHtml, htmlPage, packagesInstalled, pageSecurityPolicy, readPackageFile } from '../http/browser-page.js';
 
 export interface PlaygroundPage {
   readonly html: string;
@@ -54,24 +52,16 @@ const startScript = `(function () {
 })();
 `;
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The page's files, read once on first use. Undefined when GraphiQL is not installed (a
  * production install, `npm install --omit=dev`): the endpoint then says how to get it.
  */
 export class PlaygroundAssets {
   readonly #files = new Map<string, Promise<PlaygroundAsset | undefined>>();
-  readonly #require = createRequire(import.meta.url);
 
   /** Whether GraphiQL's files can be served. */
   available(): boolean {
-    try {
-      for (const pkg of ['graphiql', 'react', 'react-dom']) this.#require.resolve(`${pkg}/package.json`);
-      return true;
-    } catch {
-      return false;
-    }
+    return packagesInstalled('graphiql', 'react', 'react-dom');
   }
 
   get(name: string): Promise<PlaygroundAsset | undefined> {
@@ -88,12 +78,8 @@ export class PlaygroundAssets {
     if (name === 'page.css') return { body: pageStyle, type: 'text/css; charset=utf-8' };
     const source = Object.hasOwn(packageFiles, name) ? packageFiles[name] : undefined;
     if (!source) return undefined;
-    try {
-      const root = path.dirname(this.#require.resolve(`${source.pkg}/package.json`));
-      return { body: await readFile(path.join(root, source.file)), type: source.type };
-    } catch {
-      return undefined;
-    }
+    const body = await readPackageFile(source.pkg, source.file);
+    return body ? { body, type: source.type } : undefined;
   }
 }
 
@@ -107,24 +93,9 @@ export function playgroundPage(options: { endpoint: string; defaultQuery: string
 <script src="${base}/graphiql.min.js"></script>
 <script src="${base}/start.js"></script>`
     : `<p>GraphiQL is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it).</p>`;
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${base}/graphiql.min.css">
-<link rel="stylesheet" href="${base}/page.css">
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  const html = htmlPage(title, [`${base}/graphiql.min.css`, `${base}/page.css`], body);
   // GraphiQL sets style attributes and loads its fonts and icons from data: URLs.
-  const contentSecurityPolicy =
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+  const contentSecurityPolicy = pageSecurityPolicy;
   return { html, contentSecurityPolicy };
 }
 

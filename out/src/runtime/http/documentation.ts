@@ -10,9 +10,9 @@
  * Content-Security-Policy. A production install without it still serves the document.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
+import { escapeHtml, htmlPage, packagesInstalled, pageSecurityPolicy, readPackageFile } from './browser-page.js';
 
 export interface DocumentationOptions {
   /** `/documentation` */
@@ -38,22 +38,9 @@ const startScript = `(function () {
 })();
 `;
 
-const contentSecurityPolicy =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function documentation(options: DocumentationOptions) {
-  const require = createRequire(import.meta.url);
   const base = options.path;
   const assets = new Map<string, Promise<Asset | undefined>>();
-  const swaggerRoot = (): string | undefined => {
-    try {
-      return path.dirname(require.resolve('swagger-ui-dist/package.json'));
-    } catch {
-      return undefined;
-    }
-  };
   const load = async (name: string): Promise<Asset | undefined> => {
     if (name === 'openapi.json') {
       const body = await readFile(path.join(options.root, 'openapi.json')).catch(() => undefined);
@@ -61,10 +48,8 @@ export function documentation(options: DocumentationOptions) {
     }
     if (name === 'start.js') return { body: startScript, type: 'application/javascript; charset=utf-8' };
     const type = Object.hasOwn(swaggerFiles, name) ? swaggerFiles[name] : undefined;
-    const root = swaggerRoot();
-    if (!type || !root) return undefined;
-    const body = await readFile(path.join(root, name)).catch(() => undefined);
-    return body ? { body, type } : undefined;
+    const body = type ? await readPackageFile('swagger-ui-dist', name) : undefined;
+    return body && type ? { body, type } : undefined;
   };
   const asset = (name: string) => {
     let found = assets.get(name);
@@ -75,8 +60,8 @@ export function documentation(options: DocumentationOptions) {
   return async function documentationPage(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === base) {
-      const available = swaggerRoot() !== undefined;
-      ctx.set('Content-Security-Policy', contentSecurityPolicy);
+      const available = packagesInstalled('swagger-ui-dist');
+      ctx.set('Content-Security-Policy', pageSecurityPolicy);
       ctx.type = 'text/html';
       ctx.body = page(base, available);
       return;
@@ -96,18 +81,5 @@ function page(base: string, available: boolean): string {
 <script src="${base}/swagger-ui-bundle.js"></script>
 <script src="${base}/start.js"></script>`
     : `<p>Swagger UI is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it). The document itself is at <a href="${base}/openapi.json">${base}/openapi.json</a>.</p>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API documentation</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${base}/swagger-ui.css">
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  return htmlPage('API documentation', [`${base}/swagger-ui.css`], body);
 }
