@@ -90,6 +90,18 @@ describe('permissions.json roles, per route', () => {
     });
   }
 
+  it('role writes are refused: the roles are permissions.json’s (REST as GraphQL)', async () => {
+    const roles = (await admin.get('/api/users-permissions/roles')).body.roles as { id: number }[];
+    const message = 'Roles are defined in permissions.json: edit it and rebuild the server to change them';
+    for (const [method, path] of [['post', '/api/users-permissions/roles'], ['put', `/api/users-permissions/roles/${roles[0]!.id}`], ['del', `/api/users-permissions/roles/${roles[0]!.id}`]] as const) {
+      const res = method === 'del' ? await admin.del(path) : await admin[method](path, { name: 'Reviewer', description: 'x', permissions: {} });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error).toMatchObject({ status: 400, name: 'ApplicationError', message });
+    }
+    // The caller still needs the action: the public role may not even try.
+    expect((await callerClient('public').post('/api/users-permissions/roles', { name: 'x' })).status).toBe(403);
+  });
+
   it('a role may see populated roles only with role.find', async () => {
     expect((await callerClient('editor').get('/api/users/me?populate=role')).body.role).toMatchObject({ type: 'editor', name: 'Editor' });
     expect((await callerClient('authenticated').get('/api/users/me?populate=role')).body).not.toHaveProperty('role');

@@ -382,12 +382,17 @@ function usersPermissionsPaths(hasRoles: boolean): Record<string, Json> {
   };
   if (hasRoles) {
     const role = { type: 'object', properties: { id: { type: 'integer' }, name: string, description: nullable(string), type: string, nb_users: { type: 'integer' } } };
+    const refused = (operationId: string, summary: string) =>
+      op(operationId, `${summary}: refused (400), the roles are those of permissions.json`, { responses: { '400': respRef('BadRequest'), '401': respRef('Unauthorized'), '403': respRef('Forbidden') } });
     paths['/api/users-permissions/roles'] = {
       get: op('findRoles', 'List roles', { responses: { '200': json({ type: 'object', properties: { roles: { type: 'array', items: role } } }), ...errors } }),
+      post: refused('createRole', 'Create a role'),
     };
     paths['/api/users-permissions/roles/{id}'] = {
       parameters: [idParameter],
       get: op('findOneRole', 'Read a role with its permissions', { responses: { '200': json({ type: 'object', properties: { role } }), ...errors, '404': respRef('NotFound') } }),
+      put: refused('updateRole', 'Update a role'),
+      delete: refused('deleteRole', 'Delete a role'),
     };
   }
   return paths;
