@@ -23,6 +23,10 @@ import type { UsersPermissionsStore } from './store.js';
 import { parseUserId, type UserService } from './users.js';
 import { asObject, notType, validateBody } from './validation.js';
 
+
+/** Why role writes are refused: the roles and their permissions come from permissions.json. */
+export const rolesFromFile = 'Roles are defined in permissions.json: edit it and rebuild the server to change them';
+
 export type AuthContext = Context & { state: AuthState };
 
 export interface PluginRoute {
@@ -290,6 +294,17 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
       if (!role) throw new NotFoundError('Role not found');
       const enabled = new Set((await store.permissionsOfRole(db, id!)).map((p) => p.action));
       ctx.body = { role: { ...role, permissions: policy.permissionTree((action) => enabled.has(action)) } };
+    }),
+
+    // Strapi's role writes: here roles are permissions.json's (the policy table), refused as in GraphQL.
+    route('POST', '/users-permissions/roles', 'role.createRole', async () => {
+      throw new ApplicationError(rolesFromFile);
+    }),
+    route('PUT', '/users-permissions/roles/:id', 'role.updateRole', async () => {
+      throw new ApplicationError(rolesFromFile);
+    }),
+    route('DELETE', '/users-permissions/roles/:id', 'role.deleteRole', async () => {
+      throw new ApplicationError(rolesFromFile);
     }),
 
     route('GET', '/users-permissions/permissions', 'permissions.getPermissions', async (ctx) => {

@@ -12,6 +12,7 @@ import { ApplicationError, ValidationError } from '../errors.js';
 import type { Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
 import type { UploadPlugin } from '../upload/index.js';
+import { rolesFromFile as rolesFromFileMessage } from '../auth/routes.js';
 import type { GraphqlContext } from './context.js';
 import type { ResolverMap } from './extension.js';
 import type { PluginResolvers, UsersPermissionsNames } from './plugins.js';
@@ -87,7 +88,7 @@ function usersPermissionsResolvers(runtime: PluginRuntime, names: UsersPermissio
     return { data: entry ? entityNode(userMeta(), entry) : null };
   };
   const rolesFromFile = () => {
-    throw new ApplicationError('Roles are defined in permissions.json: edit it and rebuild the server to change them');
+    throw new ApplicationError(rolesFromFileMessage);
   };
 
   const mutations: Record<string, unknown> = {
