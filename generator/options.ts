@@ -1,6 +1,6 @@
 /** Options of `contentgen build`: the single source of the CLI's --help. */
 import type { Provider } from './ir/scalars.js';
-import type { AttributeRename } from './migrate/renames.js';
+import type { Rename } from './migrate/renames.js';
 
 export interface BuildOptions {
   /**
@@ -36,10 +36,10 @@ export interface BuildOptions {
    */
   readonly force?: boolean;
   /**
-   * Attributes renamed since the last build (`--rename <uid>.<old>=<new>`): the migration
-   * renames their columns instead of dropping them.
+   * Content types, components and attributes renamed since the last build (`--rename`): the
+   * migration renames their tables and columns instead of dropping them.
    */
-  readonly renames?: readonly AttributeRename[];
+  readonly renames?: readonly Rename[];
   /**
    * `name` of the emitted package.json.
    * @default the output folder's name
@@ -53,7 +53,7 @@ export const optionHelp: readonly [flag: string, description: string][] = [
   ['--check', 'write nothing; exit 1 listing files that differ from what a build would write'],
   ['--accept-data-loss', 'allow a migration that drops or retypes tables or columns'],
   ['--force', 'overwrite generated files edited by hand since the last build (a build refuses otherwise)'],
-  ['--rename <uid>.<old>=<new>', 'an attribute renamed since the last build: its column is renamed, keeping its data (repeatable)'],
+  ['--rename <old>=<new>', 'a content type (api::post.post=api::article.article), component (shared.quote=shared.pull-quote) or attribute (api::article.article.subtitle=subheading) renamed since the last build: the migration keeps its data (repeatable)'],
   ['--name <name>', 'package name of the generated server (default: the output folder name)'],
   ['-h, --help', 'show this help'],
 ];

@@ -62,14 +62,14 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const renames = options.renames ?? [];
   const renameErrors = checkRenames(renames, ir, previous.summary);
   if (renameErrors.length > 0) return { ok: false, migrationErrors: renameErrors };
-  const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss, { ir, renames, suggestions: suggestRenames(previous.summary, ir) });
+  const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss, { ir, renames, previous: previous.summary, suggestions: suggestRenames(previous.summary, ir) });
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
 
   // The change report: rewritten when the models change, else kept as the last one left it.
   const summary = summarize(ir);
   files.add(modelSummaryPath, summaryText(summary));
-  const changes = changeReport(previous, { summary, sdl: files.get(schemaPath)?.content ?? '' }, migration);
+  const changes = changeReport(previous, { summary, sdl: files.get(schemaPath)?.content ?? '' }, migration, renames);
   const report = changes?.markdown ?? previous.report ?? changeReport({}, { summary, sdl: '' }, migration)!.markdown;
   files.add(changeReportPath, withHeader(changeReportPath, report, bannerText));
   return { ok: true, ir, files, migration, ...(changes ? { changes } : {}), warnings };

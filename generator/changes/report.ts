@@ -12,6 +12,7 @@
  */
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import type { MigrationPlan } from '../migrate/plan.js';
+import { RenameMap, type Rename } from '../migrate/renames.js';
 import { summaryText, type AttributeSummary, type ModelSummary, type TypeSummary } from './summary.js';
 
 export const changeReportPath = '.contentgen/changes.md';
@@ -34,13 +35,13 @@ interface Findings {
 }
 
 /** The report between `previous` and `next`; undefined when neither the models nor the schema changed. */
-export function changeReport(previous: BuildSnapshot, next: Required<BuildSnapshot>, migration: MigrationPlan, restPrefix = '/api'): ChangeReport | undefined {
+export function changeReport(previous: BuildSnapshot, next: Required<BuildSnapshot>, migration: MigrationPlan, renames: readonly Rename[] = [], restPrefix = '/api'): ChangeReport | undefined {
   if (!previous.summary && !previous.sdl) return firstBuild(next);
   const sameModel = previous.summary !== undefined && summaryText(previous.summary) === summaryText(next.summary);
   if (sameModel && previous.sdl === next.sdl && !migration.added) return undefined;
 
   const graphql = graphqlFindings(previous.sdl, next.sdl);
-  const rest = previous.summary ? restFindings(previous.summary, next.summary, restPrefix) : undefined;
+  const rest = previous.summary ? restFindings(previous.summary, next.summary, new RenameMap(renames), restPrefix) : undefined;
   const database = databaseFindings(previous.summary, next.summary, migration);
   const breaking = [...graphql.breaking.map((l) => `GraphQL: ${l}`), ...(rest?.breaking ?? []).map((l) => `REST: ${l}`)];
   const dangerous = [...graphql.dangerous.map((l) => `GraphQL: ${l}`), ...(rest?.dangerous ?? []).map((l) => `REST: ${l}`)];
@@ -106,42 +107,65 @@ function graphqlFindings(previous: string | undefined, next: string): Omit<Findi
   };
 }
 
-function restFindings(previous: ModelSummary, next: ModelSummary, prefix: string): Findings {
+function restFindings(previous: ModelSummary, next: ModelSummary, renames: RenameMap, prefix: string): Findings {
   const findings: Findings = { breaking: [], dangerous: [], safe: [] };
+  const renamedTo = new Set(renames.types.values());
   for (const [uid, before] of Object.entries(previous.contentTypes)) {
-    const after = next.contentTypes[uid];
+    const newUid = renames.type(uid);
+    const after = next.contentTypes[newUid];
     const where = before.route ? `\`${prefix}${before.route}\`` : `\`${uid}\``;
     if (!after) {
       findings.breaking.push(before.route ? `${where}: content type ${uid} removed, its routes answer 404` : `${uid} removed`);
       continue;
     }
+    if (newUid !== uid) findings.breaking.push(`${where}: content type ${uid} renamed to ${newUid} (--rename), its data kept`);
     if (before.route && after.route !== before.route) findings.breaking.push(`${where}: routes moved to \`${prefix}${after.route}\``);
     if (before.kind !== after.kind) findings.breaking.push(`${where}: ${before.kind} became ${after.kind}, its routes and answers change shape`);
-    compareAttributes(where, before.attributes, after.attributes, findings);
+    compareAttributes(where, before.attributes, after.attributes, findings, (name) => renames.attribute(newUid, name), renames);
   }
   for (const [uid, after] of Object.entries(next.contentTypes)) {
-    if (!previous.contentTypes[uid]) findings.safe.push(after.route ? `\`${prefix}${after.route}\`: content type ${uid} added` : `${uid} added`);
+    if (!previous.contentTypes[uid] && !renamedTo.has(uid)) findings.safe.push(after.route ? `\`${prefix}${after.route}\`: content type ${uid} added` : `${uid} added`);
   }
+  const componentsRenamedTo = new Set(renames.components.values());
   for (const [uid, before] of Object.entries(previous.components)) {
-    const after = next.components[uid];
+    const newUid = renames.component(uid);
+    const after = next.components[newUid];
     if (!after) findings.breaking.push(`component ${uid} removed`);
-    else compareAttributes(`component ${uid}`, before.attributes, after.attributes, findings);
+    else {
+      if (newUid !== uid) findings.breaking.push(`component ${uid} renamed to ${newUid} (--rename): dynamic-zone items name it \`${newUid}\` in \`__component\`, its data kept`);
+      compareAttributes(`component ${newUid}`, before.attributes, after.attributes, findings, (name) => name, renames);
+    }
   }
-  for (const uid of Object.keys(next.components)) if (!previous.components[uid]) findings.safe.push(`component ${uid} added`);
+  for (const uid of Object.keys(next.components)) if (!previous.components[uid] && !componentsRenamedTo.has(uid)) findings.safe.push(`component ${uid} added`);
   return findings;
 }
 
-function compareAttributes(where: string, before: TypeSummary['attributes'], after: TypeSummary['attributes'], findings: Findings): void {
+function compareAttributes(
+  where: string,
+  before: TypeSummary['attributes'],
+  after: TypeSummary['attributes'],
+  findings: Findings,
+  newName: (name: string) => string,
+  renames: RenameMap,
+): void {
+  const renamedTo = new Set<string>();
   for (const [name, old] of Object.entries(before)) {
-    const now = after[name];
     const label = `${where} \`${name}\``;
+    const renamed = newName(name);
+    const now = after[renamed];
     if (!now) {
       if (old.private) findings.dangerous.push(`${label}: private attribute removed, writes that send it are refused`);
       else findings.breaking.push(`${label}: removed, it disappears from answers and is refused in filters, sort, fields, populate and writes`);
       continue;
     }
-    const shape = (a: AttributeSummary) => JSON.stringify([a.type, a.relation, a.target, a.multiple, a.component, a.repeatable, a.components]);
-    if (shape(old) !== shape(now)) findings.breaking.push(`${label}: ${describe(old)} became ${describe(now)}`);
+    if (renamed !== name) {
+      renamedTo.add(renamed);
+      findings.breaking.push(`${label}: renamed to \`${renamed}\` (--rename), its data kept; clients must use the new name`);
+    }
+    // Relations to a renamed type, components renamed: compared under their new names.
+    const shape = (a: AttributeSummary, mapped: boolean) =>
+      JSON.stringify([a.type, a.relation, mapped && a.target ? renames.type(a.target) : a.target, a.multiple, mapped && a.component ? renames.component(a.component) : a.component, a.repeatable, mapped ? a.components?.map((c) => renames.component(c)) : a.components]);
+    if (shape(old, true) !== shape(now, false)) findings.breaking.push(`${label}: ${describe(old)} became ${describe(now)}`);
     if (!old.private && now.private) findings.breaking.push(`${label}: became private, it disappears from answers and filters`);
     if (old.private && !now.private) findings.safe.push(`${label}: no longer private, answers now include it`);
     if (!old.required && now.required) findings.breaking.push(`${label}: became required, creates that omit it are refused (400)`);
@@ -151,7 +175,7 @@ function compareAttributes(where: string, before: TypeSummary['attributes'], aft
     if (added.length && old.enum) findings.dangerous.push(`${label}: enum values added (clients that handle every value must learn them): ${added.map((v) => `\`${v}\``).join(', ')}`);
   }
   for (const [name, now] of Object.entries(after)) {
-    if (before[name]) continue;
+    if (before[name] || renamedTo.has(name)) continue;
     const label = `${where} \`${name}\``;
     if (now.required) findings.breaking.push(`${label}: added as required, creates that omit it are refused (400)`);
     else findings.safe.push(`${label}: added (${describe(now)})`);
@@ -194,7 +218,7 @@ function databaseFindings(previous: ModelSummary | undefined, next: ModelSummary
   } else if (backfill.length > 0) {
     headline = `${name}: needs a backfill`;
   } else if (migration.renamed?.length) {
-    headline = `${name}: renames columns, keeps every row`;
+    headline = `${name}: renames, keeps every row`;
   } else {
     headline = `${name}: safe (adds, keeps every row)`;
   }

@@ -34,6 +34,29 @@ export interface ModelSummary {
   readonly version: 1;
   readonly contentTypes: Readonly<Record<string, TypeSummary>>;
   readonly components: Readonly<Record<string, { readonly attributes: Readonly<Record<string, AttributeSummary>> }>>;
+  /**
+   * Where each content type keeps its data: what a rename (migrate/renames.ts) maps from. Absent
+   * in summaries written before renames of types and relations existed.
+   */
+  readonly storage?: Readonly<Record<string, TypeStorage>>;
+}
+
+/** A content type's table, its attributes' columns and the link tables its owning relations and media declare. */
+export interface TypeStorage {
+  readonly table: string;
+  /** Scalar, component and dynamic-zone attributes → column. */
+  readonly columns: Readonly<Record<string, string>>;
+  readonly links: Readonly<Record<string, LinkSummary>>;
+}
+
+export interface LinkSummary {
+  /** Related type's uid (`plugin::upload.file` for media). */
+  readonly target: string;
+  readonly table: string;
+  readonly ownerColumn: string;
+  readonly targetColumn: string;
+  readonly orderColumn: string;
+  readonly inverseOrderColumn: string;
 }
 
 export function summarize(ir: Schema): ModelSummary {
@@ -41,7 +64,22 @@ export function summarize(ir: Schema): ModelSummary {
   for (const ct of ir.contentTypes) contentTypes[ct.uid] = typeSummary(ct);
   const components: Record<string, { attributes: Record<string, AttributeSummary> }> = {};
   for (const component of ir.components) components[component.uid] = { attributes: attributes(component) };
-  return { version: 1, contentTypes, components };
+  const storage: Record<string, TypeStorage> = {};
+  for (const ct of ir.contentTypes) storage[ct.uid] = typeStorage(ct);
+  return { version: 1, contentTypes, components, storage };
+}
+
+function typeStorage(ct: ContentType): TypeStorage {
+  const columns: Record<string, string> = {};
+  const links: Record<string, LinkSummary> = {};
+  for (const a of ct.attributes) {
+    if (a.kind === 'relation' || a.kind === 'media') {
+      if (!a.link?.owning) continue;
+      const { table, ownerColumn, targetColumn, orderColumn, inverseOrderColumn } = a.link;
+      links[a.name] = { target: a.kind === 'media' ? 'plugin::upload.file' : a.target, table, ownerColumn, targetColumn, orderColumn, inverseOrderColumn };
+    } else columns[a.name] = a.column;
+  }
+  return { table: ct.names.table, columns, links };
 }
 
 function typeSummary(ct: ContentType): TypeSummary {

@@ -16,8 +16,8 @@ import {
   type MysqlTable,
 } from './mysql-tables.js';
 
-type StepKind = 'DropForeignKey' | 'DropIndex' | 'AlterTable' | 'DropTable' | 'CreateTable' | 'CreateIndex' | 'AddForeignKey';
-const stepOrder: StepKind[] = ['DropForeignKey', 'DropIndex', 'AlterTable', 'DropTable', 'CreateTable', 'CreateIndex', 'AddForeignKey'];
+type StepKind = 'DropForeignKey' | 'DropIndex' | 'AlterTable' | 'DropTable' | 'CreateTable' | 'RenameIndex' | 'CreateIndex' | 'AddForeignKey';
+const stepOrder: StepKind[] = ['DropForeignKey', 'DropIndex', 'AlterTable', 'DropTable', 'CreateTable', 'RenameIndex', 'CreateIndex', 'AddForeignKey'];
 
 /** Returns the migration SQL, or `''` when the two schemas give the same tables. */
 export function diffMysqlSchemas(from: string | null, to: string): string {
@@ -64,12 +64,23 @@ function diffTable(old: MysqlTable, next: MysqlTable, add: (kind: StepKind, sql:
 
   const oldIndexes = new Map(old.indexes.map((index) => [index.name, index]));
   const nextIndexes = new Map(next.indexes.map((index) => [index.name, index]));
+  // An index that only changes its name is renamed, as Prisma does: dropping it could fail
+  // while a foreign key relies on it (after a table or column rename, say).
+  const renamed = new Map<string, string>();
+  for (const [name, index] of nextIndexes) {
+    if (oldIndexes.has(name)) continue;
+    const was = [...oldIndexes.values()].find((o) => !nextIndexes.has(o.name) && ![...renamed.values()].includes(o.name) && sameIndex(o, index));
+    if (was) renamed.set(name, was.name);
+  }
+  for (const [next, was] of renamed) add('RenameIndex', `ALTER TABLE ${q(table)} RENAME INDEX ${q(was)} TO ${q(next)}`);
   for (const [name, index] of oldIndexes) {
     const kept = nextIndexes.get(name);
+    if ([...renamed.values()].includes(name)) continue;
     if (!kept || !sameIndex(index, kept)) add('DropIndex', `DROP INDEX ${q(name)} ON ${q(table)}`);
   }
   for (const [name, index] of nextIndexes) {
     const was = oldIndexes.get(name);
+    if (renamed.has(name)) continue;
     if (!was || !sameIndex(was, index)) add('CreateIndex', renderCreateIndex(table, index));
   }
 

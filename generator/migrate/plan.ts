@@ -12,7 +12,8 @@ import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
 import { findDataLoss, describe } from './data-loss.js';
 import { diffSchemas } from './diff.js';
-import { planRenames, type AttributeRename } from './renames.js';
+import { droppedComponents, planRenames, type Rename } from './renames.js';
+import type { ModelSummary } from '../changes/summary.js';
 import type { Schema } from '../ir/types.js';
 
 export interface MigrationPlan {
@@ -20,7 +21,7 @@ export interface MigrationPlan {
   readonly added?: { readonly name: string; readonly path: string; readonly sql: string };
   /** Data-loss changes that were accepted with --accept-data-loss. */
   readonly dataLoss: readonly string[];
-  /** Columns renamed in place (--rename), data kept. */
+  /** Tables, columns and stored names renamed in place (--rename), data kept. */
   readonly renamed?: readonly string[];
   readonly errors: readonly string[];
 }
@@ -29,7 +30,9 @@ export const migrationsDir = 'prisma/migrations';
 
 export interface RenameOptions {
   readonly ir: Schema;
-  readonly renames: readonly AttributeRename[];
+  readonly renames: readonly Rename[];
+  /** The previous build's model summary: where its types kept their data. */
+  readonly previous: ModelSummary | undefined;
   /** `--rename` flags that would keep the data a refused change drops (renames.ts). */
   readonly suggestions: readonly string[];
 }
@@ -55,14 +58,17 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
   if (previous === undefined) {
     return { dataLoss: [], errors: [`${path.join(outDir, prismaSchemaPath)} is missing, so the change since the last migration cannot be computed`] };
   }
-  if (previous === next) return { dataLoss: [], errors: [] };
-  // Renamed attributes: diff from the schema as if they had always had their new names.
-  const renames = rename?.renames.length ? planRenames(rename.renames, rename.ir, previous, provider) : undefined;
+  // Renames: diff from the schema as the renames leave the database.
+  const renames = rename?.renames.length && rename.previous ? planRenames(rename.renames, rename.ir, rename.previous, previous, provider) : undefined;
+  if (renames?.errors.length) return { dataLoss: [], errors: renames.errors };
+  // Components live as JSON in their owners' columns: dropping one changes no table.
+  const componentLosses = rename?.previous ? droppedComponents(rename.previous, rename.ir, rename.renames) : [];
+  if (previous === next && !renames?.sql && componentLosses.length === 0) return { dataLoss: [], errors: [] };
   const from = renames?.previousSchema ?? previous;
-  const sql = `${renames?.sql ?? ''}${await diffSchemas({ provider, from, to: next })}`;
-  if (sql.trim() === '') return { dataLoss: [], errors: [] };
+  const sql = `${renames?.sql ?? ''}${previous === next && !renames ? '' : await diffSchemas({ provider, from, to: next })}`;
+  if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };
 
-  const losses = findDataLoss(from, next).map(describe);
+  const losses = [...findDataLoss(from, next).map(describe), ...componentLosses];
   if (losses.length > 0 && !acceptDataLoss) {
     const suggestions = rename?.suggestions ?? [];
     return {
@@ -71,7 +77,7 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
         'this model change would lose data:',
         ...losses.map((l) => `  - ${l}`),
         ...(suggestions.length
-          ? ['If an attribute was renamed, keep its data by naming the rename (repeat --rename for each):', ...suggestions.map((s) => `  ${s}`)]
+          ? ['If a content type, component or attribute was renamed, keep its data by naming the rename (repeat --rename for each):', ...suggestions.map((s) => `  ${s}`)]
           : []),
         'Nothing was written. Re-run with --accept-data-loss to generate the migration anyway.',
       ],
