@@ -10,7 +10,7 @@
  * On SQLite, PostgreSQL and MariaDB.
  */
 import { spawnSync } from 'node:child_process';
-import { cp, readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await built?.cleanup();
+  if (models) await rm(path.dirname(models), { recursive: true, force: true });
 });
 
 function contentgen(...args: string[]) {
