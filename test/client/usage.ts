@@ -18,7 +18,7 @@ const api = createClient({ url: 'http://localhost:1337', token: 'an API token' }
 export async function answersFollowTheQuery() {
   const { data, meta } = await api.articles.find({
     fields: ['title', 'slug'],
-    populate: { author: { fields: ['name'] }, tags: true, blocks: { on: { 'shared.quote': { fields: ['body'] } } } },
+    populate: { author: { fields: ['name'] }, tags: true, blocks: { on: { 'shared.quote': true } } },
     filters: { title: { $containsi: 'typed' }, author: { name: { $eq: 'Ada' } } },
     sort: ['title:asc', { views: 'desc' }],
     pagination: { page: 1, pageSize: 10 },
@@ -37,11 +37,19 @@ export async function answersFollowTheQuery() {
   void article.attributes.category;
   // @ts-expect-error: the tags' articles are not populated
   void article.attributes.tags.data[0]?.attributes.articles;
-  for (const block of article.attributes.blocks) {
+  // With `on`, a dynamic zone answers the components it names only.
+  expectType<Equal<(typeof article.attributes.blocks)[number], { __component: 'shared.quote'; id: number; title: string | null; body: string | null }>>();
+}
+
+export async function dynamicZones() {
+  const { data } = await api.articles.find({ populate: ['blocks'] });
+  for (const block of data[0]!.attributes.blocks) {
     // A dynamic zone is a union discriminated on `__component`.
-    if (block.__component === 'shared.quote') expectType<Equal<keyof typeof block, '__component' | 'id' | 'body'>>();
+    if (block.__component === 'shared.quote') expectType<Equal<keyof typeof block, '__component' | 'id' | 'title' | 'body'>>();
     else expectType<Equal<typeof block.__component, 'shared.rich-text'>>();
   }
+  // @ts-expect-error: a component answers all its scalars: `fields` does not apply to it
+  await api.articles.find({ populate: { blocks: { on: { 'shared.quote': { fields: ['body'] } } } } });
 }
 
 export async function defaultsAndStars() {

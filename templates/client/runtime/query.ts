@@ -119,12 +119,14 @@ export interface TargetQuery<R extends Registry, T> {
   sort?: Sort<R, T>;
   publicationState?: 'live' | 'preview';
 }
-/** What a component's populate may say. */
+/** What a component's populate may say (a component always answers all its scalars). */
 export interface ComponentQuery<R extends Registry, C> {
-  fields?: Fields<R, C>;
   populate?: Populate<R, C>;
 }
-/** What a dynamic zone's populate may say: for all its components, or per component with `on`. */
+/**
+ * What a dynamic zone's populate may say: `populate` inside each of its components, or `on`,
+ * per component; with `on`, the zone answers the components it names only.
+ */
 export interface ZoneQuery<R extends Registry, Cs extends string> {
   populate?: '*' | true;
   on?: { [C in Cs]?: true | ComponentQuery<R, C> };
@@ -227,9 +229,11 @@ type ComponentResult<R extends Registry, C, S, F extends Shape> = C extends { co
     : ComponentOf<R, Cu, S, F> | null
   : never;
 
+/** The components a zone answers: those `on` names, or all of them. */
+type ZoneComponents<S, Cs> = S extends { on: infer On } ? Extract<Cs, { [C in keyof On]: On[C] extends false | undefined ? never : C }[keyof On]> : Cs;
 type ZoneItemQuery<S, C> = S extends { on: infer On } ? (C extends keyof On ? (On[C] extends object ? On[C] : {}) : {}) : S;
 type ZoneResult<R extends Registry, Cs, S, F extends Shape> = Array<
-  Cs extends string ? Simplify<{ __component: Cs } & ComponentOf<R, Cs, ZoneItemQuery<S, Cs>, F>> : never
+  ZoneComponents<S, Cs> extends infer C ? (C extends string ? Simplify<{ __component: C } & ComponentOf<R, C, ZoneItemQuery<S, C>, F>> : never) : never
 >;
 
 type PopulatedOf<R extends Registry, U, Q, F extends Shape> =
@@ -254,8 +258,8 @@ export interface EntryOf<R extends Registry, U, Q = {}> {
   attributes: AttributesOf<R, U, Q>;
 }
 
-/** One component instance for query `Q` (its `id` is always there). */
-export type ComponentOf<R extends Registry, C, Q = {}, F extends Shape = 'envelope'> = Simplify<{ id: number } & ScalarsOf<R, C, Q> & PopulatedOf<R, C, Q, F>>;
+/** One component instance for query `Q`: its `id` and every scalar, and what `Q` populates. */
+export type ComponentOf<R extends Registry, C, Q = {}, F extends Shape = 'envelope'> = Simplify<{ id: number } & ScalarsOf<R, C, {}> & PopulatedOf<R, C, Q, F>>;
 
 /** One entry without Strapi's envelope, as users-permissions and upload answer them. */
 export type FlatOf<R extends Registry, U, Q = {}> = Simplify<{ id: number } & ScalarsOf<R, U, Q> & PopulatedOf<R, U, Q, 'flat'>>;
