@@ -79,6 +79,17 @@ describe('client/ of the blog models', () => {
   });
 });
 
+describe('client member names', () => {
+  it('refuses a content type whose route would be a member the client keeps (setToken, request, auth, upload)', async () => {
+    const models = path.join(await tempDir('client-reserved'), 'models');
+    await mkdir(models, { recursive: true });
+    await writeFile(path.join(models, 'set-token.json'), JSON.stringify({ info: { singularName: 'set-token-item', pluralName: 'set-token', displayName: 'Set token' }, attributes: {} }));
+    await expect(generate({ modelsDir: models, outDir: path.join(models, '..', 'out'), provider: 'sqlite', check: false, acceptDataLoss: false })).rejects.toThrow(
+      `api::set-token.set-token: its route "set-token" would be the client's "setToken", which the client keeps for itself`,
+    );
+  });
+});
+
 describe('client/ of the edge models', () => {
   it('type-checks its own sources', async () => {
     expect(typecheckClient(await emitClient('edge'))).toEqual([]);
