@@ -186,4 +186,18 @@ describe('users-permissions', () => {
     const wrong = (await thrown(() => anonymous().auth.login({ identifier: 'client-user', password: 'wrong' }))) as ClientModule.StrapiError;
     expect(wrong.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'Invalid identifier or password' });
   });
+
+  it('manages users through /api/users with an API token', async () => {
+    const api = admin();
+    const created = await api.users.create({ username: 'managed', email: 'managed@example.com', password: 'Secret123!' });
+    expect(created).toMatchObject({ id: expect.any(Number), username: 'managed', email: 'managed@example.com', blocked: false });
+    expect(created).not.toHaveProperty('password');
+    const found = await api.users.find({ filters: { username: { $eq: 'managed' } }, fields: ['username'], populate: ['role'] });
+    expect(found).toEqual([{ id: created.id, username: 'managed', role: expect.objectContaining({ type: 'authenticated' }) }]);
+    expect(await api.users.count({ filters: { username: { $startsWith: 'managed' } } })).toBe(1);
+    expect((await api.users.update(created.id, { blocked: true })).blocked).toBe(true);
+    expect((await api.users.findOne(created.id, { fields: ['blocked'] })).blocked).toBe(true);
+    expect((await api.users.delete(created.id)).id).toBe(created.id);
+    expect(await api.users.count()).toBe(1);
+  });
 });

@@ -135,6 +135,17 @@ export async function auth() {
   expectType<Equal<typeof me.role, { id: number; name: string | null; description: string | null; type: string | null; createdAt: string; updatedAt: string } | null>>();
 }
 
+export async function users() {
+  const list = await api.users.find({ fields: ['username'], filters: { blocked: false } });
+  expectType<Equal<typeof list, { id: number; username: string | null }[]>>();
+  // @ts-expect-error: the password is private: not a field to select
+  await api.users.find({ fields: ['password'] });
+  // @ts-expect-error: a user is created with a username, an email and a password
+  await api.users.create({ username: 'ada' });
+  const count: number = await api.users.count({ filters: { confirmed: true } });
+  return count;
+}
+
 export function errors(thrown: unknown): string | undefined {
   if (!isStrapiError(thrown)) return undefined;
   const error: StrapiError['error'] = thrown.error;

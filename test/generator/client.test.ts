@@ -4,6 +4,7 @@
  * type-level tests of test/client/usage.ts compile against it — expected answer types hold
  * and every `@ts-expect-error` marks a real error. Behaviour over HTTP: test/behaviour/client.test.ts.
  */
+import { createServer, type IncomingMessage } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import qs from 'qs';
@@ -76,6 +77,37 @@ describe('client/ of the blog models', () => {
       '?filters[title][$containsi]=%C3%A9%20%26%20%3F&filters[$or][0][views][$gt]=3&populate[author][fields][0]=name&sort[0]=title%3Aasc&pagination[page]=2',
     );
     expect(queryString({})).toBe('');
+  });
+
+  it('sends the token and JSON body, and throws an HttpError for an error answer without Strapi’s envelope', async () => {
+    const { createClient, StrapiError } = (await import(path.join(clientDir, 'dist/index.js'))) as typeof import('../../out/client/dist/index.js');
+    const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const api = createClient({ url: `http://127.0.0.1:${port}/`, token: 'a-token', headers: { 'x-app': 'web' } });
+      const error = await api.articles.update(7, { title: 'Title' }, { fields: ['title'] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StrapiError);
+      expect((error as InstanceType<typeof StrapiError>).error).toEqual({ status: 502, name: 'HttpError', message: 'Bad Gateway', details: {} });
+      expect(seen).toEqual([
+        {
+          method: 'PUT',
+          url: '/api/articles/7?fields[0]=title',
+          headers: expect.objectContaining({ authorization: 'Bearer a-token', 'content-type': 'application/json', accept: 'application/json', 'x-app': 'web' }),
+          body: JSON.stringify({ data: { title: 'Title' } }),
+        },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -23,7 +23,7 @@ import { render, templatesDir } from '../templates.js';
 import { tsLiteral } from '../ts-literal.js';
 
 /** Members of the client object that no content type may take. */
-const reservedMembers = new Set(['auth', 'upload', 'setToken', 'request']);
+const reservedMembers = new Set(['auth', 'users', 'upload', 'setToken', 'request']);
 
 export function emitClient(ir: Schema, options: { name: string }): FileMap {
   const sources = new Map<string, string>();

@@ -11,6 +11,7 @@ import type {
   EntryQuery,
   EntryResponse,
   Exact,
+  Filters,
   FindQuery,
   FindResponse,
   FlatOf,
@@ -182,6 +183,31 @@ export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
     changePassword: post('/auth/change-password'),
     sendEmailConfirmation: post('/auth/send-email-confirmation'),
   } as AuthApi<R>;
+}
+
+/**
+ * users-permissions' user routes (`/api/users`): users answer without Strapi's envelope, and
+ * `find` answers a plain list. `data` of create and update is the user itself, not `{ data }`.
+ */
+export interface UsersApi<R extends Registry, I> {
+  find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>): Promise<UserOf<R, Q>[]>;
+  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
+  count(query?: { filters?: Filters<R, UserUid> }): Promise<number>;
+  create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }): Promise<UserOf<R>>;
+  update(id: number | string, user: InputOf<I, UserUid>): Promise<UserOf<R>>;
+  delete(id: number | string): Promise<UserOf<R>>;
+}
+
+export function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I> {
+  const one = (id: number | string) => `/users/${encodeURIComponent(String(id))}`;
+  return {
+    find: (query?: object) => core.request('GET', '/users', { query }),
+    findOne: (id: number | string, query?: object) => core.request('GET', one(id), { query }),
+    count: (query?: object) => core.request('GET', '/users/count', { query }),
+    create: (user: unknown) => core.request('POST', '/users', { body: user }),
+    update: (id: number | string, user: unknown) => core.request('PUT', one(id), { body: user }),
+    delete: (id: number | string) => core.request('DELETE', one(id)),
+  } as UsersApi<R, I>;
 }
 
 /** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */

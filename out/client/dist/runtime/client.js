@@ -88,6 +88,17 @@ export function authApi(core) {
         sendEmailConfirmation: post('/auth/send-email-confirmation'),
     };
 }
+export function usersApi(core) {
+    const one = (id) => `/users/${encodeURIComponent(String(id))}`;
+    return {
+        find: (query) => core.request('GET', '/users', { query }),
+        findOne: (id, query) => core.request('GET', one(id), { query }),
+        count: (query) => core.request('GET', '/users/count', { query }),
+        create: (user) => core.request('POST', '/users', { body: user }),
+        update: (id, user) => core.request('PUT', one(id), { body: user }),
+        delete: (id) => core.request('DELETE', one(id)),
+    };
+}
 export function uploadApi(core) {
     return {
         upload(files, target = {}) {
