@@ -55,6 +55,10 @@ export async function dynamicZones() {
 export async function defaultsAndStars() {
   const plain = await api.articles.findOne(1);
   expectType<Equal<typeof plain.data.attributes.description, string | null>>();
+  // biginteger as a string, enumerations as unions of their values, JSON as unknown.
+  expectType<Equal<typeof plain.data.attributes.impressions, string | null>>();
+  expectType<Equal<typeof plain.data.attributes.status, 'draft' | 'in review' | 'final' | null>>();
+  expectType<Equal<typeof plain.data.attributes.metadata, unknown>>();
   // @ts-expect-error: relations are absent unless populated
   void plain.data.attributes.author;
   // @ts-expect-error: so are components
