@@ -6,6 +6,7 @@ import type { Schema } from '../ir/types.js';
 import { bannerText, userFileText, withHeader } from '../write/banner.js';
 import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
+import { emitClient } from './client/client.js';
 import { emitGraphql } from './graphql/graphql.js';
 import { emitOpenapi } from './openapi/openapi.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
@@ -34,6 +35,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => emitGraphql(ir, options.graphql),
   (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
   () => emitRuntime(),
+  (ir, options) => emitClient(ir, { name: options.name }),
 ];
 
 export function emitAll(ir: Schema, options: EmitOptions): FileMap {

@@ -6,7 +6,7 @@
  * upwards from the server's folder). One install per database per run; npm's cache helps.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,54 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
     expect(graphql.body).toEqual({ data: { articles: { data: [{ id: String(created.body.data.id), attributes: { title: 'Built elsewhere' } }] } } });
     await stopAll();
   }, 180_000);
+
+  it('its typed client installs in a frontend folder from its own package.json, compiles and talks to the server', async () => {
+    // The client package alone: its own dependencies, its own tsconfig.
+    const clientDir = path.join(serverDir, 'client');
+    const run = (cwd: string, command: string, args: string[]) => {
+      const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: userEnv(), timeout: 300_000 });
+      if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+      return result.stdout;
+    };
+    run(clientDir, 'npm', ['install', '--no-audit', '--no-fund']);
+    run(clientDir, 'npm', ['run', 'typecheck']);
+
+    // A frontend installs it from the path as npm would from a registry (packed, not linked).
+    const { name } = JSON.parse(await readFile(path.join(clientDir, 'package.json'), 'utf8')) as { name: string };
+    const webDir = path.join(base, 'my-app', 'web');
+    await mkdir(webDir, { recursive: true });
+    const typescript = (JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['typescript'];
+    await writeFile(path.join(webDir, 'package.json'), JSON.stringify({ name: 'web', private: true, type: 'module', dependencies: { [name]: 'file:../server/client' }, devDependencies: { typescript } }, null, 2));
+    await writeFile(
+      path.join(webDir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], outDir: 'dist' }, files: ['main.ts'] }),
+    );
+    await writeFile(
+      path.join(webDir, 'main.ts'),
+      `import { createClient, isStrapiError } from '${name}';
+declare const process: { argv: string[] };
+const api = createClient({ url: process.argv[2]! });
+const { jwt } = await api.auth.login({ identifier: 'standalone', password: 'Secret123!' });
+api.setToken(jwt);
+await api.articles.create({ title: 'From the typed client', slug: 'from-the-typed-client' });
+const { data, meta } = await api.articles.find({ fields: ['title'], sort: 'title:asc', filters: { title: { $containsi: 'client' } } });
+let error = '';
+try {
+  await api.articles.findOne(999999);
+} catch (e) {
+  if (isStrapiError(e)) error = e.error.name;
+}
+console.log(JSON.stringify({ titles: data.map((entry) => entry.attributes.title), total: meta.pagination.total, error }));
+`,
+    );
+    run(webDir, 'npm', ['install', '--install-links', '--no-audit', '--no-fund']);
+    run(webDir, process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
+
+    const url = await npmStart(serverDir, database.url);
+    const output = run(webDir, process.execPath, ['dist/main.js', url]);
+    expect(JSON.parse(output)).toEqual({ titles: ['From the typed client'], total: 1, error: 'NotFoundError' });
+    await stopAll();
+  }, 300_000);
 
   it('the real-shapes fixture (models of published Strapi projects) starts there too', async () => {
     // Same database, same dependencies: it shares the install above (node_modules linked),

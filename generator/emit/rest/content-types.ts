@@ -119,7 +119,7 @@ export function entryTypeNaming(ir: Schema): EntryTypeNaming {
 }
 
 /** The `import type` lines of one emitted file, by module, skipping the file itself. */
-class TypeImports {
+export class TypeImports {
   private readonly byModule = new Map<string, Set<string>>();
 
   constructor(
@@ -169,7 +169,7 @@ const uploadFileUid = 'plugin::upload.file';
  * always (private and password attributes never); relations, media, components and dynamic
  * zones only when populated, so optional.
  */
-function responseMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
+export function responseMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
   const members: string[] = [];
   for (const a of attributes) {
     if (a.private) continue;
@@ -232,7 +232,7 @@ const neverWritable = new Set(['id', 'createdAt', 'updatedAt']);
  * Members of an input interface: the `data` of a create or update, all optional (an update
  * writes only what it is given); `null` clears an attribute that is not required.
  */
-function writeMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
+export function writeMembers(attributes: readonly Attribute[], naming: EntryTypeNaming, imports: TypeImports): string[] {
   const members: string[] = [];
   for (const a of attributes) {
     const nullable = a.required ? '' : ' | null';
@@ -287,7 +287,7 @@ function enumType(values: readonly string[]): string {
 }
 
 /** `{ members }` of an interface declaration, `{}` when there are none. */
-function interfaceBody(members: readonly string[]): string {
+export function interfaceBody(members: readonly string[]): string {
   return members.length === 0 ? '{}' : `{\n${members.map((m) => `  ${m}`).join('\n')}\n}`;
 }
 

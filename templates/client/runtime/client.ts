@@ -1,0 +1,249 @@
+/**
+ * The client's run-time half: one `request` over `fetch`, the query string serialised with
+ * `qs.stringify(query, { encodeValuesOnly: true })` (what Strapi's documentation tells users
+ * to do, so a server log reads the same), the `Authorization` header from an API token or a
+ * user's JWT, and errors thrown as `StrapiError`. The per-type APIs below are thin: their
+ * types (query.ts) carry what is specific to each content type.
+ */
+import qs from 'qs';
+import { errorObjectOf, StrapiError } from './errors.js';
+import type {
+  EntryQuery,
+  EntryResponse,
+  Exact,
+  Filters,
+  FindQuery,
+  FindResponse,
+  FlatOf,
+  Registry,
+} from './query.js';
+
+export interface ClientOptions {
+  /** The server's origin, e.g. `http://localhost:1337` (routes are under `/api`). */
+  url: string;
+  /**
+   * An API token or a user's JWT, sent as `Authorization: Bearer …`; a function is asked on
+   * every request (e.g. to read the JWT a login stored). `setToken` replaces it.
+   */
+  token?: string | null | (() => string | null | undefined | Promise<string | null | undefined>);
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** What one request sends: a query (serialised with qs), a JSON body or a multipart form. */
+export interface RequestOptions {
+  query?: object;
+  body?: unknown;
+  form?: FormData;
+  signal?: AbortSignal;
+}
+
+/** The part of the client every content type shares. */
+export interface ClientCore {
+  /** Replaces the token sent as `Authorization: Bearer …` (`null`: send none). */
+  setToken(token: string | null): void;
+  /** Any route of the server, e.g. a custom one: `request('GET', '/articles/featured')`. */
+  request<T = unknown>(method: string, path: string, init?: RequestOptions): Promise<T>;
+}
+
+/** The query string of a request, exactly as `qs.stringify(query, { encodeValuesOnly: true })` writes it. */
+export function queryString(query: object | undefined): string {
+  if (!query) return '';
+  const text = qs.stringify(query, { encodeValuesOnly: true });
+  return text === '' ? '' : `?${text}`;
+}
+
+export function createClientCore(options: ClientOptions): ClientCore {
+  let token = options.token;
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const base = `${options.url.replace(/\/+$/, '')}/api`;
+
+  return {
+    setToken(next) {
+      token = next;
+    },
+    async request<T>(method: string, path: string, init: RequestOptions = {}): Promise<T> {
+      const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+      const bearer = typeof token === 'function' ? await token() : token;
+      if (bearer) headers['authorization'] = `Bearer ${bearer}`;
+      let body: BodyInit | undefined;
+      if (init.form) body = init.form;
+      else if (init.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.body);
+      }
+      const response = await fetchFn(`${base}${path}${queryString(init.query)}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (!response.ok) throw new StrapiError(response.status, errorObjectOf(response.status, response.statusText, parsed));
+      return parsed as T;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content types
+
+/** The `data` a create or update of the type accepts (`<Type>Input`). */
+export type InputOf<I, U> = U extends keyof I ? I[U] : never;
+
+/**
+ * A collection type's routes (`/api/<plural>`, `/api/<plural>/:id`). The answer's type
+ * follows the query's `fields` and `populate`.
+ */
+export interface CollectionApi<R extends Registry, I, U extends string> {
+  find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>): Promise<FindResponse<R, U, Q>>;
+  findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+  create<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+  update<const Q extends EntryQuery<R, U> = {}>(
+    id: number | string,
+    data: InputOf<I, U>,
+    query?: Q & Exact<Q, EntryQuery<R, U>>,
+  ): Promise<EntryResponse<R, U, Q>>;
+  delete<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+}
+
+/** A single type's routes (`/api/<singular>`). */
+export interface SingleApi<R extends Registry, I, U extends string> {
+  find<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+  update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+  delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+}
+
+export function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U> {
+  const one = (id: number | string) => `${path}/${encodeURIComponent(String(id))}`;
+  return {
+    find: (query?: object) => core.request('GET', path, { query }),
+    findOne: (id: number | string, query?: object) => core.request('GET', one(id), { query }),
+    create: (data: unknown, query?: object) => core.request('POST', path, { query, body: { data } }),
+    update: (id: number | string, data: unknown, query?: object) => core.request('PUT', one(id), { query, body: { data } }),
+    delete: (id: number | string, query?: object) => core.request('DELETE', one(id), { query }),
+  } as CollectionApi<R, I, U>;
+}
+
+export function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U> {
+  return {
+    find: (query?: object) => core.request('GET', path, { query }),
+    update: (data: unknown, query?: object) => core.request('PUT', path, { query, body: { data } }),
+    delete: (query?: object) => core.request('DELETE', path, { query }),
+  } as SingleApi<R, I, U>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// users-permissions and upload
+
+const userUid = 'plugin::users-permissions.user';
+const fileUid = 'plugin::upload.file';
+type UserUid = typeof userUid;
+type FileUid = typeof fileUid;
+
+/** A user as users-permissions answers it: without Strapi's envelope, private attributes left out. */
+export type UserOf<R extends Registry, Q = {}> = FlatOf<R, UserUid, Q>;
+
+/** The answer of login, register (without email confirmation) and the password flows. */
+export interface AuthResponse<R extends Registry> {
+  jwt: string;
+  user: UserOf<R>;
+}
+
+/** users-permissions' routes (`/api/auth/*`, `/api/users/me`). */
+export interface AuthApi<R extends Registry> {
+  /** `POST /api/auth/local`; pass the answer's `jwt` to `setToken` to act as the user. */
+  login(credentials: { identifier: string; password: string }): Promise<AuthResponse<R>>;
+  /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt`. */
+  register(user: { username: string; email: string; password: string; [attribute: string]: unknown }): Promise<AuthResponse<R> | { user: UserOf<R> }>;
+  /** `GET /api/users/me`: the user of the JWT sent. */
+  me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
+  forgotPassword(body: { email: string }): Promise<{ ok: true }>;
+  resetPassword(body: { code: string; password: string; passwordConfirmation: string }): Promise<AuthResponse<R>>;
+  changePassword(body: { currentPassword: string; password: string; passwordConfirmation: string }): Promise<AuthResponse<R>>;
+  sendEmailConfirmation(body: { email: string }): Promise<{ email: string; sent: true }>;
+}
+
+export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
+  const post = (path: string) => (body: unknown) => core.request('POST', path, { body });
+  return {
+    login: post('/auth/local'),
+    register: post('/auth/local/register'),
+    me: (query?: object) => core.request('GET', '/users/me', { query }),
+    forgotPassword: post('/auth/forgot-password'),
+    resetPassword: post('/auth/reset-password'),
+    changePassword: post('/auth/change-password'),
+    sendEmailConfirmation: post('/auth/send-email-confirmation'),
+  } as AuthApi<R>;
+}
+
+/**
+ * users-permissions' user routes (`/api/users`): users answer without Strapi's envelope, and
+ * `find` answers a plain list. `data` of create and update is the user itself, not `{ data }`.
+ */
+export interface UsersApi<R extends Registry, I> {
+  find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>): Promise<UserOf<R, Q>[]>;
+  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
+  count(query?: { filters?: Filters<R, UserUid> }): Promise<number>;
+  create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }): Promise<UserOf<R>>;
+  update(id: number | string, user: InputOf<I, UserUid>): Promise<UserOf<R>>;
+  delete(id: number | string): Promise<UserOf<R>>;
+}
+
+export function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I> {
+  const one = (id: number | string) => `/users/${encodeURIComponent(String(id))}`;
+  return {
+    find: (query?: object) => core.request('GET', '/users', { query }),
+    findOne: (id: number | string, query?: object) => core.request('GET', one(id), { query }),
+    count: (query?: object) => core.request('GET', '/users/count', { query }),
+    create: (user: unknown) => core.request('POST', '/users', { body: user }),
+    update: (id: number | string, user: unknown) => core.request('PUT', one(id), { body: user }),
+    delete: (id: number | string) => core.request('DELETE', one(id)),
+  } as UsersApi<R, I>;
+}
+
+/** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */
+export interface UploadTarget {
+  ref?: string;
+  refId?: number | string;
+  field?: string;
+  /** Per file: `name`, `alternativeText`, `caption`. */
+  fileInfo?: { name?: string; alternativeText?: string; caption?: string } | { name?: string; alternativeText?: string; caption?: string }[];
+}
+
+/** The upload plugin's routes (`/api/upload`). */
+export interface UploadApi<R extends Registry> {
+  /** `POST /api/upload` (multipart): the files, attached to an entry when `target` says where. */
+  upload(files: Blob | readonly Blob[], target?: UploadTarget): Promise<FlatOf<R, FileUid>[]>;
+  /** `GET /api/upload/files`. */
+  find(query?: { filters?: object; sort?: string | readonly string[]; pagination?: object }): Promise<FlatOf<R, FileUid>[]>;
+  findOne(id: number | string): Promise<FlatOf<R, FileUid>>;
+  delete(id: number | string): Promise<FlatOf<R, FileUid>>;
+}
+
+export function uploadApi<R extends Registry>(core: ClientCore): UploadApi<R> {
+  return {
+    upload(files: Blob | readonly Blob[], target: UploadTarget = {}) {
+      const form = new FormData();
+      for (const file of Array.isArray(files) ? files : [files]) form.append('files', file, (file as { name?: string }).name ?? 'file');
+      if (target.ref !== undefined) form.append('ref', target.ref);
+      if (target.refId !== undefined) form.append('refId', String(target.refId));
+      if (target.field !== undefined) form.append('field', target.field);
+      // One fileInfo field per file, in the files' order, as Strapi's upload reads them.
+      const infos = target.fileInfo === undefined ? [] : Array.isArray(target.fileInfo) ? target.fileInfo : [target.fileInfo];
+      for (const info of infos) form.append('fileInfo', JSON.stringify(info));
+      return core.request('POST', '/upload', { form });
+    },
+    find: (query?: object) => core.request('GET', '/upload/files', { query }),
+    findOne: (id: number | string) => core.request('GET', `/upload/files/${encodeURIComponent(String(id))}`),
+    delete: (id: number | string) => core.request('DELETE', `/upload/files/${encodeURIComponent(String(id))}`),
+  } as UploadApi<R>;
+}

@@ -1,0 +1,285 @@
+/**
+ * The client's types: what a query may say (`filters`, `sort`, `fields`, `populate`,
+ * `pagination`) for one content type, checked against its model, and the type of the answer,
+ * which follows the query: an attribute is in the result type only if `fields` selects it
+ * (all scalars when `fields` is absent), and a relation, media field, component or dynamic
+ * zone only if `populate` names it, with what its own sub-query populates inside.
+ *
+ * Every type is generic over a registry (`R`): the model of each content type and component,
+ * by uid, which src/index.ts emits from the same IR as the server. Types only: nothing here
+ * exists at run time.
+ */
+
+/** How a scalar attribute filters: which operators apply to it. */
+export type ScalarGroup = 'string' | 'number' | 'date' | 'boolean' | 'json';
+
+/** One content type or component, as src/index.ts describes it. */
+export interface ModelShape {
+  /** Its entry type as the REST API returns it (`<Type>Attributes`, `<Component>Component`). */
+  readonly attributes: object;
+  /** Each scalar the API returns → its filter group. */
+  readonly scalars: { readonly [name: string]: ScalarGroup };
+  /** Relations and media fields (media point at `plugin::upload.file`). */
+  readonly relations: { readonly [name: string]: { readonly target: string; readonly many: boolean } };
+  readonly components: { readonly [name: string]: { readonly component: string; readonly many: boolean } };
+  /** Each dynamic zone → the union of its component uids. */
+  readonly zones: { readonly [name: string]: string };
+}
+
+export type Registry = { readonly [uid: string]: ModelShape };
+
+type Model<R extends Registry, U> = U extends keyof R ? R[U] : never;
+type Keys<T> = Extract<keyof T, string>;
+
+/** Flattens intersections so editors show one object type. */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+// ---------------------------------------------------------------------------------------------
+// What a query may say
+
+type Scalar<R extends Registry, U> = Keys<Model<R, U>['scalars']>;
+type Relation<R extends Registry, U> = Keys<Model<R, U>['relations']>;
+type ComponentField<R extends Registry, U> = Keys<Model<R, U>['components']>;
+type Zone<R extends Registry, U> = Keys<Model<R, U>['zones']>;
+type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U>;
+
+type ValueOf<G extends ScalarGroup> = G extends 'number' ? number | string : G extends 'boolean' ? boolean : G extends 'json' ? unknown : string;
+
+interface EqualityOperators<V> {
+  $eq?: V | null;
+  $ne?: V | null;
+  $in?: readonly V[];
+  $notIn?: readonly V[];
+  $null?: boolean;
+  $notNull?: boolean;
+}
+interface OrderOperators<V> extends EqualityOperators<V> {
+  $lt?: V;
+  $lte?: V;
+  $gt?: V;
+  $gte?: V;
+  $between?: readonly [V, V];
+}
+interface TextOperators extends OrderOperators<string> {
+  $eqi?: string;
+  $nei?: string;
+  $contains?: string;
+  $notContains?: string;
+  $containsi?: string;
+  $notContainsi?: string;
+  $startsWith?: string;
+  $startsWithi?: string;
+  $endsWith?: string;
+  $endsWithi?: string;
+}
+
+/** Operators valid for a scalar group: text ones for strings only, order ones not for booleans. */
+type OperatorsOf<G extends ScalarGroup> = G extends 'string'
+  ? TextOperators
+  : G extends 'number' | 'date'
+    ? OrderOperators<ValueOf<G>>
+    : G extends 'boolean'
+      ? EqualityOperators<boolean>
+      : Pick<EqualityOperators<unknown>, '$null' | '$notNull'>;
+
+/** A scalar's condition: a value (`$eq`), operators, or operators combined with `$and`/`$or`/`$not`. */
+export type ScalarFilter<G extends ScalarGroup> =
+  | ValueOf<G>
+  | (OperatorsOf<G> & { $not?: ScalarFilter<G>; $and?: readonly ScalarFilter<G>[]; $or?: readonly ScalarFilter<G>[] });
+
+/**
+ * `filters`: attributes that exist with operators valid for their type, recursively through
+ * relations, media and components; `$and`, `$or`, `$not` at any level.
+ */
+export type Filters<R extends Registry, U> = { [K in Scalar<R, U>]?: ScalarFilter<Model<R, U>['scalars'][K]> } & {
+  id?: ScalarFilter<'number'>;
+} & { [K in Relation<R, U>]?: Filters<R, Model<R, U>['relations'][K]['target']> } & {
+  [K in ComponentField<R, U>]?: Filters<R, Model<R, U>['components'][K]['component']>;
+} & { $and?: readonly Filters<R, U>[]; $or?: readonly Filters<R, U>[]; $not?: Filters<R, U> };
+
+type SortName<R extends Registry, U> = Scalar<R, U> | 'id';
+type SortDirection = 'asc' | 'desc' | 'ASC' | 'DESC';
+type SortString<R extends Registry, U> = SortName<R, U> | `${SortName<R, U>}:${SortDirection}`;
+type SortObject<R extends Registry, U> = { [K in SortName<R, U>]?: SortDirection } & {
+  [K in Relation<R, U>]?: SortObject<R, Model<R, U>['relations'][K]['target']>;
+};
+/** `sort`: `'title'`, `'title:desc'`, `{ title: 'desc' }`, through relations `{ author: { name: 'asc' } }`, or a list of them. */
+export type Sort<R extends Registry, U> = SortString<R, U> | SortObject<R, U> | readonly (SortString<R, U> | SortObject<R, U>)[];
+
+/** `fields`: names of the scalars to return (`id` always is). */
+export type Fields<R extends Registry, U> = Scalar<R, U> | 'id' | readonly (Scalar<R, U> | 'id')[];
+
+type PopulatePath<R extends Registry, U> = Populatable<R, U> | `${Populatable<R, U>}.${string}`;
+
+/** What a relation or media field's populate may say about its target. */
+export interface TargetQuery<R extends Registry, T> {
+  fields?: Fields<R, T>;
+  populate?: Populate<R, T>;
+  filters?: Filters<R, T>;
+  sort?: Sort<R, T>;
+  publicationState?: 'live' | 'preview';
+}
+/** What a component's populate may say (a component always answers all its scalars). */
+export interface ComponentQuery<R extends Registry, C> {
+  populate?: Populate<R, C>;
+}
+/**
+ * What a dynamic zone's populate may say: `populate` inside each of its components, or `on`,
+ * per component; with `on`, the zone answers the components it names only.
+ */
+export interface ZoneQuery<R extends Registry, Cs extends string> {
+  populate?: '*' | true;
+  on?: { [C in Cs]?: true | ComponentQuery<R, C> };
+}
+
+type PopulateValue<R extends Registry, U, K> = boolean | '*' | (K extends Relation<R, U>
+  ? TargetQuery<R, Model<R, U>['relations'][K]['target']>
+  : K extends ComponentField<R, U>
+    ? ComponentQuery<R, Model<R, U>['components'][K]['component']>
+    : K extends Zone<R, U>
+      ? ZoneQuery<R, Model<R, U>['zones'][K]>
+      : never);
+
+/**
+ * `populate`: `'*'`, a name, a dotted path (`'author.avatar'`), a list of them, or an object
+ * naming each relation, media field, component or zone with `true` or its own query.
+ */
+export type Populate<R extends Registry, U> =
+  | '*'
+  | true
+  | PopulatePath<R, U>
+  | readonly PopulatePath<R, U>[]
+  | { [K in Populatable<R, U>]?: PopulateValue<R, U, K> };
+
+export type Pagination = { page?: number; pageSize?: number; withCount?: boolean } | { start?: number; limit?: number; withCount?: boolean };
+
+/** The query of a request that answers one entry (findOne, create, update, delete, single types). */
+export interface EntryQuery<R extends Registry, U> {
+  fields?: Fields<R, U>;
+  populate?: Populate<R, U>;
+  publicationState?: 'live' | 'preview';
+  locale?: string;
+}
+
+/** The query of a collection's `find`. */
+export interface FindQuery<R extends Registry, U> extends EntryQuery<R, U> {
+  filters?: Filters<R, U>;
+  sort?: Sort<R, U>;
+  pagination?: Pagination;
+}
+
+/**
+ * Forbids what the query type does not name. TypeScript checks a generic argument against
+ * its constraint structurally, so unknown keys (an attribute that does not exist, a misspelt
+ * operator) would pass; intersecting the argument with this type turns each of them into
+ * `never`, which the call then rejects.
+ */
+export type Exact<Q, S> = Q extends readonly (infer E)[]
+  ? S extends readonly (infer SE)[]
+    ? readonly Exact<E, SE>[]
+    : never
+  : Q extends object
+    ? S extends object
+      ? { [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : never }
+      : never
+    : Q;
+
+// ---------------------------------------------------------------------------------------------
+// What the answer holds
+
+/** `populate` normalised to `{ name: its sub-query }`. */
+type PopulateMap<R extends Registry, U, P> = [P] extends ['*'] | [true]
+  ? { [K in Populatable<R, U>]: {} }
+  : [P] extends [string]
+    ? PathMap<P>
+    : [P] extends [readonly (infer E extends string)[]]
+      ? PathMap<E>
+      : [P] extends [object]
+        ? { [K in keyof P as P[K] extends false | undefined ? never : K]: P[K] extends object ? P[K] : {} }
+        : {};
+
+type Head<P> = P extends `${infer H}.${string}` ? H : P;
+type Rest<P, K extends string> = P extends `${K}.${infer T}` ? T : never;
+/** `'a' | 'b.c' | 'b.d'` → `{ a: {}, b: { populate: 'c' | 'd' } }`. */
+type PathMap<P extends string> = { [K in Head<P> & string]: [Rest<P, K>] extends [never] ? {} : { populate: Rest<P, K> } };
+
+type PopulateOf<Q> = Q extends { populate: infer P } ? P : undefined;
+
+/** The scalars a query returns: those `fields` names, or all. */
+type SelectedScalars<R extends Registry, U, Q> = Q extends { fields: infer F }
+  ? Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>>
+  : Scalar<R, U>;
+
+type ScalarsOf<R extends Registry, U, Q> = Pick<Model<R, U>['attributes'], SelectedScalars<R, U, Q> & keyof Model<R, U>['attributes']>;
+
+/** How a populated relation reads: Strapi's `{ data }` envelope of entries, or entries themselves (users-permissions, upload). */
+type Shape = 'envelope' | 'flat';
+
+type RelationResult<R extends Registry, Rel, S, F extends Shape> = Rel extends { target: infer T; many: infer M }
+  ? F extends 'envelope'
+    ? { data: M extends true ? EntryOf<R, T, S>[] : EntryOf<R, T, S> | null }
+    : M extends true
+      ? FlatOf<R, T, S>[]
+      : FlatOf<R, T, S> | null
+  : never;
+
+type ComponentResult<R extends Registry, C, S, F extends Shape> = C extends { component: infer Cu; many: infer M }
+  ? M extends true
+    ? ComponentOf<R, Cu, S, F>[]
+    : ComponentOf<R, Cu, S, F> | null
+  : never;
+
+/** The components a zone answers: those `on` names, or all of them. */
+type ZoneComponents<S, Cs> = S extends { on: infer On } ? Extract<Cs, { [C in keyof On]: On[C] extends false | undefined ? never : C }[keyof On]> : Cs;
+type ZoneItemQuery<S, C> = S extends { on: infer On } ? (C extends keyof On ? (On[C] extends object ? On[C] : {}) : {}) : S;
+type ZoneResult<R extends Registry, Cs, S, F extends Shape> = Array<
+  ZoneComponents<S, Cs> extends infer C ? (C extends string ? Simplify<{ __component: C } & ComponentOf<R, C, ZoneItemQuery<S, C>, F>> : never) : never
+>;
+
+type PopulatedOf<R extends Registry, U, Q, F extends Shape> =
+  PopulateMap<R, U, PopulateOf<Q>> extends infer PM
+    ? {
+        [K in Extract<keyof PM, Populatable<R, U>>]: K extends Relation<R, U>
+          ? RelationResult<R, Model<R, U>['relations'][K], PM[K], F>
+          : K extends ComponentField<R, U>
+            ? ComponentResult<R, Model<R, U>['components'][K], PM[K], F>
+            : K extends Zone<R, U>
+              ? ZoneResult<R, Model<R, U>['zones'][K], PM[K], F>
+              : never;
+      }
+    : never;
+
+/** A content type's attributes as a query with `fields` and `populate` returns them. */
+export type AttributesOf<R extends Registry, U, Q = {}> = Simplify<ScalarsOf<R, U, Q> & PopulatedOf<R, U, Q, 'envelope'>>;
+
+/** One entry as the REST API returns it for query `Q`. */
+export interface EntryOf<R extends Registry, U, Q = {}> {
+  id: number;
+  attributes: AttributesOf<R, U, Q>;
+}
+
+/** One component instance for query `Q`: its `id` and every scalar, and what `Q` populates. */
+export type ComponentOf<R extends Registry, C, Q = {}, F extends Shape = 'envelope'> = Simplify<{ id: number } & ScalarsOf<R, C, {}> & PopulatedOf<R, C, Q, F>>;
+
+/** One entry without Strapi's envelope, as users-permissions and upload answer them. */
+export type FlatOf<R extends Registry, U, Q = {}> = Simplify<{ id: number } & ScalarsOf<R, U, Q> & PopulatedOf<R, U, Q, 'flat'>>;
+
+/** `meta.pagination` of a `find`: page-based unless the query paginates by `start`/`limit`. */
+export type PaginationMeta<Q> = Q extends { pagination: infer P }
+  ? P extends { start: unknown } | { limit: unknown }
+    ? Counted<P, { start: number; limit: number }, { total: number }>
+    : Counted<P, { page: number; pageSize: number }, { pageCount: number; total: number }>
+  : { page: number; pageSize: number; pageCount: number; total: number };
+type Counted<P, Base, Totals> = P extends { withCount: false } ? Base : Simplify<Base & Totals>;
+
+/** A collection's `find` answer. */
+export interface FindResponse<R extends Registry, U, Q = {}> {
+  data: EntryOf<R, U, Q>[];
+  meta: { pagination: PaginationMeta<Q> };
+}
+
+/** Every answer of one entry: findOne, create, update, delete, a single type's find. */
+export interface EntryResponse<R extends Registry, U, Q = {}> {
+  data: EntryOf<R, U, Q>;
+  meta: Record<string, unknown>;
+}
