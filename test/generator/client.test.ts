@@ -79,6 +79,35 @@ describe('client/ of the blog models', () => {
     expect(queryString({})).toBe('');
   });
 
+  it('writes the same query string as qs for generated queries: unicode, surrogates, nulls, dates, nesting', async () => {
+    const { queryString } = (await import(path.join(clientDir, 'dist/index.js'))) as { queryString(query?: object): string };
+    let seed = 20261126;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pieces = ['a', 'Z', '9', '-', '.', '_', '~', ' ', '&', '=', '?', '#', '+', '%', '/', ':', '[', ']', '(', ')', '!', '*', "'", 'é', 'ß', '中', '€', '😀', '\ud800', '\udc00', '\n', '\u0000'];
+    const text = (max: number) => Array.from({ length: Math.floor(random() * max) }, () => pick(pieces)).join('');
+    const value = (depth: number): unknown => {
+      const kind = Math.floor(random() * (depth > 3 ? 6 : 9));
+      if (kind === 0) return text(12);
+      if (kind === 1) return Math.floor(random() * 2000) - 1000 + (random() < 0.3 ? 0.5 : 0);
+      if (kind === 2) return random() < 0.5;
+      if (kind === 3) return null;
+      if (kind === 4) return undefined;
+      if (kind === 5) return new Date(Math.floor(random() * 2e12));
+      if (kind === 6) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(['title', '$eq', '$or', 'populate', 'fields', 'x y', 'é']), value(depth + 1)]));
+    };
+    for (let i = 0; i < 2000; i++) {
+      const query = { filters: value(0), populate: value(1), sort: value(2), [pick(['pagination', 'locale', 'publicationState'])]: value(1) };
+      const expected = qs.stringify(query, { encodeValuesOnly: true });
+      expect(queryString(query), JSON.stringify(query)).toBe(expected === '' ? '' : `?${expected}`);
+    }
+    // Values longer than qs's 1,024-unit segments, with a pair split across a boundary.
+    for (const long of ['x'.repeat(1023) + '😀' + 'y', 'é'.repeat(3000), '😀'.repeat(700)]) {
+      expect(queryString({ filters: { title: { $eq: long } } })).toBe(`?${qs.stringify({ filters: { title: { $eq: long } } }, { encodeValuesOnly: true })}`);
+    }
+  });
+
   it('sends the token and JSON body, and throws an HttpError for an error answer without Strapi’s envelope', async () => {
     const { createClient, StrapiError } = (await import(path.join(clientDir, 'dist/index.js'))) as typeof import('../../out/client/dist/index.js');
     const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];

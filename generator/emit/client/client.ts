@@ -1,10 +1,10 @@
 /**
- * Emits client/: the typed REST client of the server, a small package of its own (ESM, one
- * dependency: qs) that a frontend installs from a path or publishes.
+ * Emits client/: the typed REST client of the server, a small package of its own (ESM, no
+ * dependency beyond fetch) that a frontend installs from a path or publishes.
  *
  *  - src/generated/**: the entry types of every content type and component, by the same code
  *    that emits the server's (rest/content-types.ts), so the two cannot disagree;
- *  - src/runtime/**: templates/client/runtime (fetch, qs, errors, the query and answer types)
+ *  - src/runtime/**: templates/client/runtime (fetch, the query string as qs writes it, errors, the query and answer types)
  *    and the server's runtime/entry-types.ts, copied byte for byte;
  *  - src/index.ts: the models registry the types read, and `createClient`;
  *  - dist/**: the same, as JavaScript and declarations (what package.json exports), so the
@@ -57,8 +57,7 @@ function packageJson(serverName: string) {
     types: './dist/index.d.ts',
     files: ['dist', 'src'],
     scripts: { typecheck: 'tsc --noEmit -p tsconfig.json' },
-    dependencies: { qs: versionOf('qs') },
-    devDependencies: { '@types/qs': versionOf('@types/qs'), typescript: versionOf('typescript') },
+    devDependencies: { typescript: versionOf('typescript') },
   };
 }
 

@@ -1,12 +1,11 @@
 /**
- * The client's run-time half: one `request` over `fetch`, the query string serialised with
- * `qs.stringify(query, { encodeValuesOnly: true })` (what Strapi's documentation tells users
- * to do, so a server log reads the same), the `Authorization` header from an API token or a
+ * The client's run-time half: one `request` over `fetch`, the query string serialised as
+ * `qs.stringify(query, { encodeValuesOnly: true })` does (query-string.ts), the `Authorization` header from an API token or a
  * user's JWT, and errors thrown as `StrapiError`. The per-type APIs below are thin: their
  * types (query.ts) carry what is specific to each content type.
  */
-import qs from 'qs';
 import { errorObjectOf, StrapiError } from './errors.js';
+import { stringifyQuery } from './query-string.js';
 import type {
   EntryQuery,
   EntryResponse,
@@ -32,7 +31,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-/** What one request sends: a query (serialised with qs), a JSON body or a multipart form. */
+/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form. */
 export interface RequestOptions {
   query?: object;
   body?: unknown;
@@ -51,7 +50,7 @@ export interface ClientCore {
 /** The query string of a request, exactly as `qs.stringify(query, { encodeValuesOnly: true })` writes it. */
 export function queryString(query: object | undefined): string {
   if (!query) return '';
-  const text = qs.stringify(query, { encodeValuesOnly: true });
+  const text = stringifyQuery(query);
   return text === '' ? '' : `?${text}`;
 }
 

@@ -13,7 +13,7 @@ export interface ClientOptions {
     /** The `fetch` to use (default: the global one). */
     fetch?: typeof fetch;
 }
-/** What one request sends: a query (serialised with qs), a JSON body or a multipart form. */
+/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form. */
 export interface RequestOptions {
     query?: object;
     body?: unknown;
