@@ -103,32 +103,51 @@ export class RelationLoader {
   }
 
   private async run(batch: Batch): Promise<void> {
-    const { registry, db, limits } = this.options;
-    const { field, args } = batch;
-    const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
-    const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
-    const window = toMany ? resolveWindow(args['pagination'], limits) : undefined;
-    const spec = {
-      filters: toRestFilters(args['filters'], target, registry),
-      sort: toRestSort(args['sort']),
-      publicationState: args['publicationState'],
-      ...(batch.shape.fields ? { fields: batch.shape.fields } : {}),
-      populate: batch.shape.populate,
-    };
-    const tree = parsePopulate(batch.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
-    // Already authorized by the field's scope: nothing here is dropped for permissions.
-    const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const };
-    const slots = batch.waiting.map(() => ({}) as Record<string, unknown>);
-    if (batch.inComponent) {
-      const items: InstanceItem[] = batch.waiting.map((w, i) => ({ stored: w.parent as Record<string, unknown>, out: slots[i]! }));
-      await populateInstances(context, items, tree);
-    } else {
-      const items: EntryItem[] = batch.waiting.map((w, i) => ({ id: w.parent as number, row: {}, attributes: slots[i]! }));
-      await populateEntries(context, items, tree);
-    }
-    batch.waiting.forEach((waiting, i) => {
-      const data = (slots[i]![field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);
-      waiting.resolve(toMany && window ? applyWindow(data as Entry[], window) : data);
-    });
+    const loaded = await readLinks(this.options, batch, batch.waiting.map((w) => w.parent));
+    batch.waiting.forEach((waiting, i) => waiting.resolve(loaded[i]!));
   }
+}
+
+/** What `readLinks` reads: a link field of `owner` (a content type, or a component: `inComponent`) with its arguments. */
+export interface LinkRead {
+  readonly owner: ContentTypeMeta | ComponentMeta;
+  readonly inComponent: boolean;
+  readonly field: LinkField;
+  readonly args: RelationArgs;
+  readonly shape: TargetShape;
+}
+
+/**
+ * The targets of one link field for many parents (entry ids, or component instances' stored
+ * JSON) as one populate: a number of statements fixed by the shape. To-many lists are
+ * paginated per parent.
+ */
+export async function readLinks(options: LoaderOptions, read: LinkRead, parents: readonly Waiting['parent'][]): Promise<Loaded[]> {
+  const { registry, db, limits } = options;
+  const { field, args } = read;
+  const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
+  const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
+  const window = toMany ? resolveWindow(args['pagination'], limits) : undefined;
+  const spec = {
+    filters: toRestFilters(args['filters'], target, registry),
+    sort: toRestSort(args['sort']),
+    publicationState: args['publicationState'],
+    ...(read.shape.fields ? { fields: read.shape.fields } : {}),
+    populate: read.shape.populate,
+  };
+  const tree = parsePopulate(read.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
+  // Already authorized by the field's scope: nothing here is dropped for permissions.
+  const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const };
+  const slots = parents.map(() => ({}) as Record<string, unknown>);
+  if (read.inComponent) {
+    const items: InstanceItem[] = parents.map((parent, i) => ({ stored: parent as Record<string, unknown>, out: slots[i]! }));
+    await populateInstances(context, items, tree);
+  } else {
+    const items: EntryItem[] = parents.map((parent, i) => ({ id: parent as number, row: {}, attributes: slots[i]! }));
+    await populateEntries(context, items, tree);
+  }
+  return slots.map((slot) => {
+    const data = (slot[field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);
+    return toMany && window ? applyWindow(data as Entry[], window) : data;
+  });
 }

@@ -36,6 +36,7 @@ import * as naming from './naming.js';
 import { scalarBehaviour, scalarResolvers } from './scalars.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
 import { morphUnionName } from './sdl.js';
+import { prefetchLinks, type Prefetched, type PrefetchOptions } from './prefetch.js';
 
 export interface ShadowCrudResolverOptions {
   readonly registry: Registry;
@@ -92,6 +93,15 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
   /** Read shapes by field (`info.fieldNodes`) and type: see shapeOf. */
   const shapes = new WeakMap<object, Map<string, ReadShape>>();
+  /** Link fields read with their list (prefetch.ts), by entry attributes and field node. */
+  const prefetched: Prefetched = new WeakMap();
+  const prefetchOptions: PrefetchOptions = {
+    db: options.db,
+    registry,
+    limits: options.limits,
+    wrapped: (typeName) => options.readWhole?.(typeName) ?? false,
+    canFind: (context, uid) => accessOf(context).canFind(uid),
+  };
 
   addRelated();
   add('ResponseCollectionMeta', 'pagination', async (parent: CollectionInfo) => paginationMeta(parent.window, parent.total ?? (await parent.count())));
@@ -153,7 +163,14 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   function linkResolver(owner: ContentTypeMeta | ComponentMeta, field: LinkField): Resolver {
     const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
     const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
+    const answer = (value: Loaded) => {
+      if (!target) return { data: toMany ? [] : null };
+      if (Array.isArray(value)) return { data: entityNodes(target, value) };
+      return { data: value ? entityNode(target, value) : null };
+    };
     return (parent: Json, args, context, info) => {
+      const ready = prefetched.get(parent)?.get(info.fieldNodes[0]!);
+      if (ready !== undefined) return answer(ready);
       let loaded: Promise<Loaded>;
       const shape = target ? shapeOf(target, info) : {};
       if (naming.isContentType(owner)) {
@@ -165,11 +182,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
         if (!stored) return toMany ? { data: [] } : { data: null };
         loaded = context.loader.instance(owner, field, args ?? {}, shape, stored);
       }
-      return loaded.then((value) => {
-        if (!target) return { data: toMany ? [] : null };
-        if (Array.isArray(value)) return { data: entityNodes(target, value) };
-        return { data: value ? entityNode(target, value) : null };
-      });
+      return loaded.then(answer);
     };
   }
 
@@ -257,9 +270,11 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       return;
     }
 
-    add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
-      response(await service().findOne(args.id, read(info), accessOf(context))),
-    );
+    add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
+      const entry = await service().findOne(args.id, read(info), accessOf(context));
+      if (entry) await prefetchLinks(prefetchOptions, prefetched, meta, [entry], context, info);
+      return response(entry);
+    });
     add('Query', naming.findQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
       const window = resolveWindow(args.pagination, options.limits);
       const access = accessOf(context);
@@ -276,6 +291,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       const count = async () =>
         Number((await service().find({ ...query, fields: [], populate: undefined, pagination: { start: 0, limit: 1, withCount: true } }, access)).meta.pagination.total ?? 0);
       const info_: CollectionInfo = { window, ...(total === undefined ? {} : { total }), count };
+      await prefetchLinks(prefetchOptions, prefetched, meta, result.data, context, info);
       return { data: entityNodes(meta, result.data), meta: info_ };
     });
     add('Mutation', naming.createMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>

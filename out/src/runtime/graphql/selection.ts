@@ -13,7 +13,7 @@ import { isSelectableScalar } from '../meta.js';
 import { componentPopulate } from './args.js';
 
 /** Fields named in a selection set (fragments expanded), with their nodes. */
-function fieldsOf(sets: readonly SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+export function fieldsOf(sets: readonly SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
   const out: FieldNode[] = [];
   const seen = new Set<string>();
   const visit = (set: SelectionSetNode | undefined): void => {
@@ -35,13 +35,18 @@ function fieldsOf(sets: readonly SelectionSetNode[], fragments: Record<string, F
  * resolved, or undefined when they cannot be known.
  */
 export function selectedAttributes(info: GraphQLResolveInfo, path: readonly string[]): Set<string> | undefined {
-  let sets: SelectionSetNode[] = info.fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  return new Set(fieldsOf(selectionSetsAt(info.fieldNodes, path, info.fragments), info.fragments).map((field) => field.name.value));
+}
+
+/** The selection sets reached from `nodes` by following `path` (field names, every alias). */
+export function selectionSetsAt(nodes: readonly FieldNode[], path: readonly string[], fragments: Record<string, FragmentDefinitionNode>): SelectionSetNode[] {
+  let sets: SelectionSetNode[] = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
   for (const step of path) {
-    sets = fieldsOf(sets, info.fragments)
+    sets = fieldsOf(sets, fragments)
       .filter((field) => field.name.value === step)
       .flatMap((field) => (field.selectionSet ? [field.selectionSet] : []));
   }
-  return new Set(fieldsOf(sets, info.fragments).map((field) => field.name.value));
+  return sets;
 }
 
 /** What to read of entries of `meta` for these attribute names: REST `fields` and `populate`. */

@@ -1,0 +1,67 @@
+/**
+ * Relations and media read with the list (or entry) that holds them, before graphql-js walks
+ * its items: the list resolver reads the link fields its query asks of the entries' attributes
+ * at once, and each entry's field resolver then answers from what was read, without a promise
+ * per entry and per field. The statements are the loader's (one populate per field), so the
+ * count still follows the query's shape; deeper levels go through the loader as before.
+ *
+ * Fields are grouped as graphql-js merges them: by response key and arguments, fragments
+ * expanded, the union of their selections read once. A field whose type an extension or a
+ * plugin wraps (its resolver may change arguments or read anything) is left to the loader, as
+ * is a relation the caller may not `find` (its resolver refuses it).
+ */
+import { getArgumentValues, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import type { ContentTypeMeta, Registry } from '../meta.js';
+import type { Entry } from '../rest/transform.js';
+import type { GraphqlContext } from './context.js';
+import { readLinks, type LinkField, type Loaded, type LoaderOptions } from './loader.js';
+import * as naming from './naming.js';
+import { fieldsOf, readShape, selectedAttributes, selectionSetsAt } from './selection.js';
+
+const fileUid = 'plugin::upload.file';
+
+/** What a link field's resolver finds for an entry's attributes, by the field node that asked. */
+export type Prefetched = WeakMap<object, Map<FieldNode, Loaded>>;
+
+export interface PrefetchOptions extends LoaderOptions {
+  /** Types whose fields an extension or plugin wraps: not prefetched. */
+  readonly wrapped: (typeName: string) => boolean;
+  readonly canFind: (context: GraphqlContext, uid: string) => boolean;
+}
+
+export async function prefetchLinks(options: PrefetchOptions, prefetched: Prefetched, meta: ContentTypeMeta, entries: readonly Entry[], context: GraphqlContext, info: GraphQLResolveInfo): Promise<void> {
+  const typeName = naming.typeName(meta);
+  if (entries.length === 0 || options.wrapped(typeName)) return;
+  const type = info.schema.getType(typeName);
+  if (!isObjectType(type)) return;
+  const definitions = type.getFields();
+  const groups = new Map<string, { field: LinkField; args: Record<string, unknown>; nodes: FieldNode[] }>();
+  for (const node of fieldsOf(selectionSetsAt(info.fieldNodes, ['data', 'attributes'], info.fragments), info.fragments)) {
+    const field = meta.fields[node.name.value];
+    const definition = definitions[node.name.value];
+    if (!field || !definition || (field.kind !== 'relation' && field.kind !== 'media') || !field.link) continue;
+    if (field.kind === 'relation' && !options.canFind(context, field.target)) continue;
+    const args = getArgumentValues(definition, node, info.variableValues);
+    const key = `${node.alias?.value ?? node.name.value}\0${JSON.stringify(args)}`;
+    const group = groups.get(key);
+    if (group) group.nodes.push(node);
+    else groups.set(key, { field, args, nodes: [node] });
+  }
+  if (groups.size === 0) return;
+  const ids = entries.map((entry) => entry.id);
+  await Promise.all(
+    [...groups.values()].map(async ({ field, args, nodes }) => {
+      const target = options.registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
+      if (!target) return;
+      const names = selectedAttributes({ ...info, fieldNodes: nodes }, ['data', 'attributes']);
+      const whole = options.wrapped(naming.typeName(target));
+      const shape = readShape(target, whole ? undefined : names, options.registry);
+      const loaded = await readLinks(options, { owner: meta, inComponent: false, field, args, shape }, ids);
+      entries.forEach((entry, i) => {
+        let byNode = prefetched.get(entry.attributes);
+        if (!byNode) prefetched.set(entry.attributes, (byNode = new Map()));
+        for (const node of nodes) byNode.set(node, loaded[i]!);
+      });
+    }),
+  );
+}
