@@ -57,7 +57,13 @@ export async function prefetchLinks(options: PrefetchOptions, prefetched: Prefet
       const names = selectedAttributes({ ...info, fieldNodes: nodes }, ['data', 'attributes']);
       const whole = options.wrapped(naming.typeName(target));
       const shape = readShape(target, whole ? undefined : names, options.registry);
-      const loaded = await readLinks(options, { owner: meta, inComponent: false, field, args, shape }, ids);
+      let loaded: Loaded[];
+      try {
+        loaded = await readLinks(options, { owner: meta, inComponent: false, field, args, shape }, ids);
+      } catch {
+        // Bad arguments: left to the field's resolver (the loader), whose error has the field's path.
+        return;
+      }
       entries.forEach((entry, i) => {
         let byNode = prefetched.get(entry.attributes);
         if (!byNode) prefetched.set(entry.attributes, (byNode = new Map()));
