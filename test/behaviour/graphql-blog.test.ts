@@ -266,6 +266,25 @@ describe('lists: filters, sort, pagination, publication state, relation argument
     expect(titles(attrs.author.data.attributes.articles)).toEqual(['List 04', 'List 02']);
   });
 
+  it('a relation asked in several fragments answers their union; a bad argument is an error at the field, with the entries', async () => {
+    const { articles } = await data(`
+      query {
+        articles(filters: { title: { eq: "List 02" } }) { data { attributes { ...Names ... on Article { tags(sort: "name:desc") { data { id } } } } } }
+      }
+      fragment Names on Article { tags(sort: "name:desc") { data { attributes { name } } } }`);
+    const tags = articles.data[0].attributes.tags.data;
+    expect(tags.map((t: any) => t.attributes.name)).toEqual(['t3', 't2', 't1']);
+    expect(tags.every((t: any) => typeof t.id === 'string')).toBe(true);
+
+    const bad = await gql(`{ articles(filters: { title: { in: ["List 01", "List 02"] } }, sort: "title") { data { attributes { title tags(sort: "nosuch") { data { id } } } } } }`);
+    expect(bad.status).toBe(200);
+    expect(bad.body.data.articles.data.map((a: any) => a.attributes)).toEqual([{ title: 'List 01', tags: null }, { title: 'List 02', tags: null }]);
+    expect(bad.body.errors.map((e: any) => [e.message, e.path])).toEqual([
+      ['Invalid parameter nosuch', ['articles', 'data', 0, 'attributes', 'tags']],
+      ['Invalid parameter nosuch', ['articles', 'data', 1, 'attributes', 'tags']],
+    ]);
+  });
+
   it('GET runs queries (not mutations); variables as JSON', async () => {
     const query = encodeURIComponent('query ($title: String) { articles(filters: { title: { eq: $title } }) { data { attributes { title } } } }');
     const variables = encodeURIComponent(JSON.stringify({ title: 'List 01' }));
