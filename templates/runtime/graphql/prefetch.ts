@@ -1,9 +1,10 @@
 /**
  * Relations and media read with the list (or entry) that holds them, before graphql-js walks
  * its items: the list resolver reads the link fields its query asks of the entries' attributes
- * at once, and each entry's field resolver then answers from what was read, without a promise
- * per entry and per field. The statements are the loader's (one populate per field), so the
- * count still follows the query's shape; deeper levels go through the loader as before.
+ * at once, then those of the entries read, level by level, and each entry's field resolver
+ * answers from what was read, without a promise per entry and per field. The statements are
+ * the loader's (one populate per field and level), so the count still follows the query's
+ * shape.
  *
  * Fields are grouped as graphql-js merges them: by response key and arguments, fragments
  * expanded, the union of their selections read once. A field whose type an extension or a
@@ -29,14 +30,26 @@ export interface PrefetchOptions extends LoaderOptions {
   readonly canFind: (context: GraphqlContext, uid: string) => boolean;
 }
 
-export async function prefetchLinks(options: PrefetchOptions, prefetched: Prefetched, meta: ContentTypeMeta, entries: readonly Entry[], context: GraphqlContext, info: GraphQLResolveInfo): Promise<void> {
+/**
+ * Reads the link fields asked under `data.attributes` of `nodes` (the field that answered
+ * `entries`: the query's own field, then a link field's merged nodes) for every entry.
+ */
+export async function prefetchLinks(
+  options: PrefetchOptions,
+  prefetched: Prefetched,
+  meta: ContentTypeMeta,
+  entries: readonly Entry[],
+  context: GraphqlContext,
+  info: GraphQLResolveInfo,
+  nodes: readonly FieldNode[] = info.fieldNodes,
+): Promise<void> {
   const typeName = naming.typeName(meta);
   if (entries.length === 0 || options.wrapped(typeName)) return;
   const type = info.schema.getType(typeName);
   if (!isObjectType(type)) return;
   const definitions = type.getFields();
   const groups = new Map<string, { field: LinkField; args: Record<string, unknown>; nodes: FieldNode[] }>();
-  for (const node of fieldsOf(selectionSetsAt(info.fieldNodes, ['data', 'attributes'], info.fragments), info.fragments)) {
+  for (const node of fieldsOf(selectionSetsAt(nodes, ['data', 'attributes'], info.fragments), info.fragments)) {
     const field = meta.fields[node.name.value];
     const definition = definitions[node.name.value];
     if (!field || !definition || (field.kind !== 'relation' && field.kind !== 'media') || !field.link) continue;
@@ -50,10 +63,10 @@ export async function prefetchLinks(options: PrefetchOptions, prefetched: Prefet
   if (groups.size === 0) return;
   const ids = entries.map((entry) => entry.id);
   await Promise.all(
-    [...groups.values()].map(async ({ field, args, nodes }) => {
+    [...groups.values()].map(async ({ field, args, nodes: fieldNodes }) => {
       const target = options.registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
       if (!target) return;
-      const names = selectedAttributes({ ...info, fieldNodes: nodes }, ['data', 'attributes']);
+      const names = selectedAttributes({ ...info, fieldNodes }, ['data', 'attributes']);
       const whole = options.wrapped(naming.typeName(target));
       const shape = readShape(target, whole ? undefined : names, options.registry);
       let loaded: Loaded[];
@@ -66,8 +79,11 @@ export async function prefetchLinks(options: PrefetchOptions, prefetched: Prefet
       entries.forEach((entry, i) => {
         let byNode = prefetched.get(entry.attributes);
         if (!byNode) prefetched.set(entry.attributes, (byNode = new Map()));
-        for (const node of nodes) byNode.set(node, loaded[i]!);
+        for (const node of fieldNodes) byNode.set(node, loaded[i]!);
       });
+      // The next level: what the query asks of the entries just read.
+      const next = loaded.flatMap((value) => (Array.isArray(value) ? value : value ? [value] : []));
+      await prefetchLinks(options, prefetched, target, next, context, info, fieldNodes);
     }),
   );
 }
