@@ -12,6 +12,7 @@ import { emitOpenapi } from './openapi/openapi.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
 import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
 import { componentIdModels, emitPrismaSchema } from './prisma/schema.js';
+import { webhookOutboxModels } from './prisma/webhooks.js';
 import { emitProject } from './project/project.js';
 import { emitUserCode } from './project/user-code.js';
 import { emitContentTypes } from './rest/content-types.js';
@@ -29,7 +30,7 @@ export interface EmitOptions {
 const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => emitProject(ir, options),
   (ir, options) => emitUserCode(ir, options.userCode ?? noUserCode),
-  (ir) => emitPrismaSchema(ir, [...authPrismaModels(ir), ...componentIdModels(ir)]),
+  (ir) => emitPrismaSchema(ir, [...authPrismaModels(ir), ...componentIdModels(ir), ...webhookOutboxModels(ir)]),
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),
   (ir, options) => emitGraphql(ir, options.graphql),

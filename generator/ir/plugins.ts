@@ -151,6 +151,7 @@ export const internalModels: readonly { readonly model: string; readonly table: 
   { model: 'AdminApiToken', table: 'strapi_api_tokens' },
   { model: 'UsersPermissionsRateLimit', table: 'up_rate_limits' },
   { model: 'ContentgenComponentId', table: 'contentgen_component_ids' },
+  { model: 'ContentgenWebhookDelivery', table: 'contentgen_webhook_deliveries' },
 ];
 
 /** Tables a content type, component or link may not use: contentgen's own, and Prisma's migration log. */

@@ -30,6 +30,7 @@ import { serverTiming } from './http/server-timing.js';
 import { buildStack, defaultStack } from './http/stack.js';
 import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
 import type { UploadPlugin } from './upload/index.js';
+import type { Outbox } from './webhooks/index.js';
 
 export interface AppOptions {
   readonly routes: readonly Route[];
@@ -56,6 +57,8 @@ export interface AppOptions {
   /** The server's folder (openapi.json for /documentation); absent: no documentation. */
   readonly root?: string;
   readonly log?: (err: unknown) => void;
+  /** Where content writes record their webhook events (webhooks/); absent: none are recorded. */
+  readonly events?: Outbox;
 }
 
 type AppState = RouteState & AuthState;
@@ -88,6 +91,7 @@ export function buildApp(options: AppOptions): App {
         limits: config.api.rest,
         populate: config.api.rest.populate,
         hashPassword: (plain) => auth.passwords.hash(plain),
+        ...(options.events ? { events: options.events } : {}),
       });
       services.set(meta.uid, service);
     }
@@ -153,6 +157,7 @@ export function buildApp(options: AppOptions): App {
     ...(options.graphql?.schemaFile ? { schemaFile: options.graphql.schemaFile } : {}),
     environment: process.env.NODE_ENV ?? 'development',
     log,
+    ...(options.events ? { events: options.events } : {}),
   });
 
   for (const middleware of options.before ?? []) app.use(middleware);

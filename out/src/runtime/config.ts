@@ -6,6 +6,7 @@
  */
 import type { UploadUserConfig } from './upload/config.js';
 import type { StackEntry } from './http/stack.js';
+import { resolveWebhooksConfig, type WebhooksConfig, type WebhooksUserConfig } from './webhooks/config.js';
 
 export interface ServerConfig {
   /**
@@ -56,6 +57,8 @@ export interface ServerConfig {
     /** The REST API's documentation: openapi.json and Swagger UI at /documentation (http/documentation.ts). */
     documentation: DocumentationConfig;
   };
+  /** Webhooks: Strapi's `webhooks.defaultHeaders`, the webhooks themselves and their delivery (webhooks/config.ts). */
+  webhooks: WebhooksConfig;
 }
 
 export interface DocumentationConfig {
@@ -127,7 +130,9 @@ export interface UsersPermissionsConfig {
   email: { from: string | null; replyTo: string | null };
 }
 
-export type UserConfig = DeepPartial<ServerConfig> & {
+export type UserConfig = DeepPartial<Omit<ServerConfig, 'webhooks'>> & {
+  webhooks?: WebhooksUserConfig;
+} & {
   plugins?: { graphql?: { /** Alias of `maxLimit` (the name Strapi's docs use). */ amountLimit?: number } };
 };
 
@@ -165,6 +170,7 @@ export const defaultConfig: ServerConfig = {
     },
   },
   plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig(), documentation: { path: '/documentation', servedInProduction: false } },
+  webhooks: resolveWebhooksConfig(),
 };
 
 export function defaultGraphqlConfig(): GraphqlConfig {
@@ -217,6 +223,7 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
       graphql: resolveGraphqlConfig(user.plugins?.graphql ?? {}),
       documentation: resolveDocumentationConfig(user.plugins?.documentation ?? {}),
     },
+    webhooks: resolveWebhooksConfig(user.webhooks),
   };
 }
 

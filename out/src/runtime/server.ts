@@ -33,6 +33,7 @@ import { providerFromUrl } from './db/provider.js';
 import type { GraphqlRegister } from './graphql/index.js';
 import type { Registry } from './meta.js';
 import type { Route } from './rest/routes.js';
+import { createWebhooks } from './webhooks/index.js';
 
 /** How long a kept-alive connection may stay idle once shutdown began before it is closed. */
 const idleGraceMs = 1_000;
@@ -106,7 +107,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ];
     console.log(`users-permissions: policy table synced (${parts.join('; ')})`);
   }
-  const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload });
+  const onEvent = options.userCode?.app?.onEvent;
+  const webhooks = createWebhooks({ db, config: config.webhooks, ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}) });
+  const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });
   const graphql = { ...(options.graphqlExtension ? { register: options.graphqlExtension } : {}), schemaFile: path.join(options.root, 'schema.graphql') };
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
@@ -114,7 +117,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
   const koa = new Koa();
   await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
-  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, root: options.root, ...(extensions ? { extensions } : {}) });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, root: options.root, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
   await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
   const app = built.koa;
 
@@ -130,6 +133,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const url = `http://${shownHost}:${port}`;
   publicUrl ||= url;
   console.log(`contentgen server listening on ${url}`);
+  webhooks.start();
 
   const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000) >= 0 ? Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000) : 10_000;
   let closing: Promise<void> | undefined;
@@ -148,6 +152,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const drained = await Promise.race([Promise.all([closed, inFlight.idle()]), timeout]);
       if (drained === 'timeout') console.error(`shutting down: ${inFlight.count} request(s) still running after ${shutdownTimeoutMs} ms are cut off`);
       server.closeAllConnections();
+      await webhooks.stop();
       await prisma.$disconnect();
       await reader?.close();
       await redis?.close();

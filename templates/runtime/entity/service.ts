@@ -19,6 +19,7 @@ import { NestedValidationError, prepareNestedValue } from './components.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
+import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 
 export interface RestLimits {
   readonly defaultLimit: number;
@@ -41,6 +42,8 @@ export interface EntityServiceOptions {
   readonly hashPassword: (plain: string) => Promise<string>;
   /** The type's lifecycle hooks (its src/api/<name>.ts), run for REST and GraphQL alike. */
   readonly lifecycles?: Lifecycles<any, any>;
+  /** Where writes record their webhook events, in their transaction (webhooks/). */
+  readonly events?: Outbox;
 }
 
 /** What the caller may see: content types it may not `find` are not populated or filtered through. */
@@ -130,7 +133,7 @@ export class EntityService {
     const input = assertDataPayload(body);
     this.parsePopulate(query, access); // a bad populate is a 400 before anything is written
     const now = new Date();
-    return this.db.transaction((tx) =>
+    return this.committed(this.db.transaction((tx) =>
       withLifecycle(this.options.lifecycles, this.model, 'create', { data: input, query }, async (params) => {
         const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false);
         await assertUniqueAttributes(tx, this.meta, write.data, null);
@@ -138,16 +141,17 @@ export class EntityService {
           .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
+        await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.readOne(created.id, {}, undefined, tx));
         return (await this.readOne(created.id, params.query, access, tx))!;
       }),
-    );
+    ));
   }
 
   async update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
     const input = assertDataPayload(body);
     const entryId = parseId(id);
     this.parsePopulate(query, access);
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
       if (entryId !== null) await lockEntry(tx, this.meta, entryId);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
@@ -162,18 +166,23 @@ export class EntityService {
           .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
+        await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.readOne(entryId, {}, undefined, tx), stored.publishedAt != null);
         return (await this.readOne(entryId, params.query, access, tx))!;
       });
-    });
+    }));
   }
 
   /** Deletes the entry, its links (the entries it pointed to stay) and its components. */
   async delete(id: unknown, query: Query, access?: Access): Promise<Entry> {
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
+      // Events of one entry are recorded in the order its writes commit (see lockEntry).
+      const eventId = this.options.events ? parseId(id) : null;
+      if (eventId !== null) await lockEntry(tx, this.meta, eventId);
       // The answer is the entry as it was, read first (as Strapi's entity service does); the hooks surround the deletion.
       const entry = await this.readOne(id, query, access, tx);
       if (!entry) throw new NotFoundError();
       return withLifecycle(this.options.lifecycles, this.model, 'delete', { where: { id: entry.id }, query }, async () => {
+        await recordEntryEvents(this.options.events, tx, this.meta, 'delete', () => this.readOne(entry.id, {}, undefined, tx));
         for (const field of this.linkFields()) {
           const sql = new SqlBuilder(tx.dialect);
           const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
@@ -182,7 +191,7 @@ export class EntityService {
         await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
         return entry;
       });
-    });
+    }));
   }
 
   /** Single types: PUT creates the entry when there is none, else updates it (same id). */
@@ -203,7 +212,14 @@ export class EntityService {
    * than the entry (files uploaded with it): a failure anywhere rolls all of it back.
    */
   async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>): Promise<R> {
-    return this.db.transaction((tx) => fn(new EntityService(this.meta, { ...this.options, db: tx }), tx));
+    return this.committed(this.db.transaction((tx) => fn(new EntityService(this.meta, { ...this.options, db: tx }), tx)));
+  }
+
+  /** A write committed: its events (if any) may be delivered now. */
+  private async committed<R>(write: Promise<R>): Promise<R> {
+    const result = await write;
+    this.options.events?.committed();
+    return result;
   }
 
   private parsePopulate(query: Query, access: Access | undefined): PopulateTree {

@@ -9,6 +9,7 @@ import type { ServerConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Registry } from '../meta.js';
 import type { ContentService } from './content-api.js';
+import type { WebhookEvent } from '../webhooks/index.js';
 
 export interface RegisterContext {
   readonly config: ServerConfig;
@@ -27,6 +28,12 @@ export interface BootstrapContext extends RegisterContext {
 export interface AppHooks {
   register?(context: RegisterContext): void | Promise<void>;
   bootstrap?(context: BootstrapContext): void | Promise<void>;
+  /**
+   * Every webhook event (`entry.create`, `media.delete`, …, with Strapi's payload), in
+   * process. Delivered like a webhook: after the write commits, once, by one server process,
+   * retried with back-off when it throws (see README, "Webhooks").
+   */
+  onEvent?(event: WebhookEvent): void | Promise<void>;
 }
 
 /** The default export of src/index.ts. */

@@ -24,6 +24,7 @@ import type { EntityService } from '../entity/service.js';
 import type { FieldMeta, Registry } from '../meta.js';
 import { findActionOf } from '../rest/routes.js';
 import type { UploadPlugin } from '../upload/index.js';
+import type { Outbox } from '../webhooks/index.js';
 import { GraphqlExtensionService, type ResolverConfig } from './extension.js';
 import { graphqlEndpoint } from './http.js';
 import { RelationLoader } from './loader.js';
@@ -70,6 +71,8 @@ export interface GraphqlPluginOptions {
   /** The user's src/api (service overrides, lifecycles), policies and middlewares. */
   readonly extensions?: Extensions;
   readonly tools?: MiddlewareTools;
+  /** Where writes record their webhook events (webhooks/). */
+  readonly events?: Outbox;
 }
 
 export interface GraphqlPluginInstance {
@@ -95,6 +98,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
         // Only components are populated by the service (no statement); relations use the loader.
         populate: { maxDepth: 100, maxRelationEntries: Number.MAX_SAFE_INTEGER },
         hashPassword: (plain) => auth.passwords.hash(plain),
+        ...(options.events ? { events: options.events } : {}),
       });
       services.set(uid, found);
     }

@@ -12,6 +12,7 @@ import type { Policy } from './policies.js';
 export { defineApp, type AppHooks, type BootstrapContext, type RegisterContext } from './app.js';
 export { defineContentApi, type ContentApi, type ContentApiDefinition, type ContentService, type Controller, type CoreAction, type CoreController, type CustomRoute, type RouteConfig } from './content-api.js';
 export type { LifecycleEvent, Lifecycles } from './lifecycles.js';
+export type { WebhookEvent } from '../webhooks/index.js';
 export { defineMiddleware, type MiddlewareFactory, type MiddlewareReference } from './middlewares.js';
 export { definePolicy, type Policy, type PolicyContext, type PolicyReference } from './policies.js';
 

@@ -26,6 +26,7 @@ import { S3Provider } from './provider-s3.js';
 import { uploadRoutes } from './routes.js';
 import { serveUploads } from './serve.js';
 import { UploadService } from './service.js';
+import type { Outbox } from '../webhooks/index.js';
 
 export const fileUid = 'plugin::upload.file';
 
@@ -41,6 +42,8 @@ export interface UploadPluginOptions {
   readonly meta?: ContentTypeMeta;
   /** Failures that do not fail a request (a stored file that could not be removed). */
   readonly log?: (err: unknown) => void;
+  /** Where file writes record their `media.*` webhook events (webhooks/). */
+  readonly events?: Outbox;
 }
 
 export interface UploadPlugin {
@@ -70,6 +73,7 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
     tmpDir,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.events ? { events: options.events } : {}),
   });
   return {
     routes: uploadRoutes(meta, service, config, tmpDir),

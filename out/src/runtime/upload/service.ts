@@ -25,6 +25,7 @@ import { formatEntry, optimizedImageFormats, planFormats, processedImageFormats,
 import { probeImage, Semaphore, writeOptimized, writeResized } from './image.js';
 import type { ReceivedFile } from './multipart.js';
 import type { StoredName, UploadProvider } from './provider-local.js';
+import { recordMediaEvent, type Outbox } from '../webhooks/index.js';
 
 /** A file as the upload API answers it: `{ id, name, alternativeText, ..., createdAt, updatedAt }`. */
 export type FileObject = { id: number } & Record<string, unknown>;
@@ -48,6 +49,8 @@ export interface UploadServiceOptions {
   readonly tmpDir: string;
   /** Where failures that do not fail the request (a stored file that could not be removed) go. */
   readonly log?: (err: unknown) => void;
+  /** Where file writes record their `media.*` webhook events, in their transaction (webhooks/). */
+  readonly events?: Outbox;
 }
 
 /** MIME types whose files must be readable images: anything else claiming to be one is refused. */
@@ -116,7 +119,9 @@ export class UploadService {
   async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[] = []): Promise<FileObject[]> {
     const staged = await this.stage(files, infos);
     try {
-      return await this.options.db.transaction((tx) => this.insert(staged, tx));
+      const files = await this.options.db.transaction((tx) => this.insert(staged, tx));
+      this.options.events?.committed();
+      return files;
     } catch (err) {
       await this.discard(staged);
       throw err;
@@ -153,7 +158,9 @@ export class UploadService {
       const created = await db.prisma[this.delegate].create({ data: this.rowData(file, staged.now, 'create'), select: { id: true } });
       ids.push(created.id as number);
     }
-    return Promise.all(ids.map(async (id) => (await this.findOne(id, {}, db))!));
+    const files = await Promise.all(ids.map(async (id) => (await this.findOne(id, {}, db))!));
+    for (const file of files) await recordMediaEvent(this.options.events, db, 'media.create', file);
+    return files;
   }
 
   /** Removes what `stage` stored, when its rows were never written (or rolled back). Never throws. */
@@ -171,7 +178,7 @@ export class UploadService {
     const prepared = await this.prepare(file, info, { hash: current.hash, ext: current.ext });
     try {
       const stored = await this.store(prepared, true);
-      await this.options.db.prisma[this.delegate].update({ where: { id: current.id }, data: this.rowData(stored, new Date(), 'update'), select: { id: true } });
+      await this.writeRow(current.id, this.rowData(stored, new Date(), 'update'));
       // Formats the new content did not get again.
       const kept = new Set(Object.keys(stored.formats ?? {}));
       if (current.provider === this.provider.name) {
@@ -196,7 +203,7 @@ export class UploadService {
       const value = info[key];
       if (value !== undefined && value !== null) data[this.prisma(key)] = value;
     }
-    await this.options.db.prisma[this.delegate].update({ where: { id: current.id }, data, select: { id: true } });
+    await this.writeRow(current.id, data);
     return (await this.findOne(current.id, {}))!;
   }
 
@@ -230,7 +237,11 @@ export class UploadService {
     const file = await this.findOne(id);
     if (!file) return null;
     try {
-      await this.options.db.prisma[this.delegate].delete({ where: { id: file.id }, select: { id: true } });
+      await this.options.db.transaction(async (tx) => {
+        await tx.prisma[this.delegate].delete({ where: { id: file.id }, select: { id: true } });
+        await recordMediaEvent(this.options.events, tx, 'media.delete', file);
+      });
+      this.options.events?.committed();
     } catch (err) {
       if ((err as { code?: string }).code === 'P2025') return null; // deleted meanwhile
       throw err;
@@ -246,6 +257,15 @@ export class UploadService {
     if (typeof file['hash'] === 'string' && typeof file['ext'] === 'string') names.push({ hash: file['hash'], ext: file['ext'] });
     names.push(...storedFormats(file['formats']));
     await Promise.all(names.map((name) => this.deleteQuietly(name)));
+  }
+
+  /** Updates a file's row and records `media.update` with the file as it then is, in one transaction. */
+  private async writeRow(id: number, data: Record<string, unknown>): Promise<void> {
+    await this.options.db.transaction(async (tx) => {
+      await tx.prisma[this.delegate].update({ where: { id }, data, select: { id: true } });
+      if (this.options.events?.wants('media.update')) await recordMediaEvent(this.options.events, tx, 'media.update', (await this.findOne(id, {}, tx))!);
+    });
+    this.options.events?.committed();
   }
 
   // --- steps -----------------------------------------------------------------------------

@@ -1,0 +1,216 @@
+/**
+ * Sends the outbox's deliveries, in every server process. Each round claims a batch of due
+ * deliveries with a lease: on PostgreSQL and MySQL/MariaDB the claim locks the rows
+ * (`FOR UPDATE SKIP LOCKED`, so processes never wait for each other) and stamps them with
+ * this round's token until the lease ends; a delivery is sent by the process holding it.
+ * A process that dies mid-delivery leaves a lease that runs out, and the delivery is sent
+ * again (at least once). Only the oldest pending delivery of an entry (per webhook) can be
+ * claimed: an entry's events arrive in order, its later events waiting out earlier retries.
+ * Failures are retried with exponential back-off up to `maxAttempts`, then marked failed.
+ * At most `batchSize` deliveries are held in memory per process.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database.js';
+import { SqlBuilder } from '../query/sql.js';
+import type { AddressGuard } from './address-guard.js';
+import type { WebhookDeliveryConfig, WebhookEndpoint } from './config.js';
+import { deliveriesTable, type WebhookEvent } from './outbox.js';
+import { sendWebhook, type SendResult } from './sender.js';
+
+/** Where a delivery goes: a configured webhook, or a function of the app (`onEvent`). */
+export type DeliveryTarget =
+  | { readonly kind: 'webhook'; readonly endpoint: WebhookEndpoint; readonly defaultHeaders: Readonly<Record<string, string>> }
+  | { readonly kind: 'listener'; readonly listener: (event: WebhookEvent) => unknown };
+
+interface ClaimedDelivery {
+  readonly id: number;
+  readonly webhook: string;
+  readonly event: string;
+  readonly payload: string;
+  readonly attempts: number;
+  /** The lease's token: only the round holding it records the outcome. */
+  readonly token: string;
+}
+
+/** How often delivered and failed deliveries past their retention are deleted. */
+const purgeEveryMs = 60_000;
+/** A lease outlasts the delivery's timeout by this much. */
+const leaseMarginMs = 30_000;
+
+export class Dispatcher {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+  #lastPurge = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: WebhookDeliveryConfig,
+    private readonly targets: ReadonlyMap<string, DeliveryTarget>,
+    private readonly guard: AddressGuard,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  start(): void {
+    this.wake();
+  }
+
+  /** Looks at the outbox now (a write with events just committed), or right after the round in progress. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#running = this.loop().finally(() => {
+      this.#running = undefined;
+      if (this.#stopped) return;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      } else this.#timer = setTimeout(() => this.wake(), this.config.pollInterval).unref();
+    });
+  }
+
+  /** Stops claiming; resolves once the deliveries in flight are settled. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Rounds until one finds nothing more to do. */
+  private async loop(): Promise<void> {
+    try {
+      while (!this.#stopped && (await this.round())) {
+        // a full batch, or deliveries that may have let an entry's next event through
+      }
+      if (Date.now() - this.#lastPurge > purgeEveryMs) await this.purge();
+    } catch (err) {
+      this.log(`webhooks: the outbox could not be read: ${(err as Error).message}`);
+    }
+  }
+
+  /** One claimed batch, sent; answers whether another round may find work at once. */
+  private async round(): Promise<boolean> {
+    const claimed = await this.claim();
+    if (claimed.length === 0) return false;
+    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+    return true;
+  }
+
+  private async claim(): Promise<ClaimedDelivery[]> {
+    const now = Date.now();
+    const t = (sql: SqlBuilder) => sql.ident(deliveriesTable);
+    const c = (sql: SqlBuilder, name: string) => sql.ident(name);
+    const find = new SqlBuilder(this.db.dialect);
+    const due = find.finish(
+      `SELECT d.${c(find, 'id')} AS id FROM ${t(find)} d WHERE d.${c(find, 'status')} = 'pending' AND d.${c(find, 'next_attempt_at')} <= ${find.param(now)}` +
+        ` AND (d.${c(find, 'locked_until')} IS NULL OR d.${c(find, 'locked_until')} < ${find.param(now)})` +
+        ` AND NOT EXISTS (SELECT 1 FROM ${t(find)} e WHERE e.${c(find, 'webhook')} = d.${c(find, 'webhook')} AND e.${c(find, 'entry_key')} = d.${c(find, 'entry_key')}` +
+        ` AND e.${c(find, 'status')} = 'pending' AND e.${c(find, 'id')} < d.${c(find, 'id')})` +
+        ` ORDER BY d.${c(find, 'id')} LIMIT ${this.config.batchSize}`,
+    );
+    const candidates = (await this.db.query<{ id: unknown }>(due.sql, due.params)).map((row) => Number(row.id));
+    if (candidates.length === 0) return [];
+    const token = randomUUID();
+    const leaseEnd = now + this.config.timeout + leaseMarginMs;
+    const rows = await this.db.transaction(async (tx) => {
+      const lock = new SqlBuilder(tx.dialect);
+      const free = (sql: SqlBuilder) =>
+        `${c(sql, 'status')} = 'pending' AND (${c(sql, 'locked_until')} IS NULL OR ${c(sql, 'locked_until')} < ${sql.param(now)})`;
+      const ids = (sql: SqlBuilder, list: readonly number[]) => list.map((id) => sql.param(id)).join(', ');
+      let mine = candidates;
+      if (tx.dialect !== 'sqlite') {
+        const locked = lock.finish(`SELECT ${c(lock, 'id')} AS id FROM ${t(lock)} WHERE ${c(lock, 'id')} IN (${ids(lock, candidates)}) AND ${free(lock)} FOR UPDATE SKIP LOCKED`);
+        mine = (await tx.query<{ id: unknown }>(locked.sql, locked.params)).map((row) => Number(row.id));
+        if (mine.length === 0) return [];
+      }
+      // The condition again: on SQLite (no row locks) this statement is what decides.
+      const stamp = new SqlBuilder(tx.dialect);
+      const update = stamp.finish(
+        `UPDATE ${t(stamp)} SET ${c(stamp, 'lease_token')} = ${stamp.param(token)}, ${c(stamp, 'locked_until')} = ${stamp.param(leaseEnd)} WHERE ${c(stamp, 'id')} IN (${ids(stamp, mine)}) AND ${free(stamp)}`,
+      );
+      await tx.execute(update.sql, update.params);
+      const read = new SqlBuilder(tx.dialect);
+      const claimed = read.finish(
+        `SELECT ${['id', 'webhook', 'event', 'payload', 'attempts'].map((n) => c(read, n)).join(', ')} FROM ${t(read)} WHERE ${c(read, 'lease_token')} = ${read.param(token)} ORDER BY ${c(read, 'id')}`,
+      );
+      return tx.query<Record<string, unknown>>(claimed.sql, claimed.params);
+    });
+    return rows.map((row) => ({ id: Number(row.id), webhook: String(row.webhook), event: String(row.event), payload: String(row.payload), attempts: Number(row.attempts), token }));
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const target = this.targets.get(delivery.webhook);
+    const result: SendResult = !target
+      ? { ok: false, status: null, error: `webhook "${delivery.webhook}" is no longer configured or enabled`, permanent: true }
+      : await this.send(target, delivery);
+    await this.settle(delivery, result);
+  }
+
+  private async send(target: DeliveryTarget, delivery: ClaimedDelivery): Promise<SendResult> {
+    if (target.kind === 'listener') {
+      try {
+        const event = JSON.parse(delivery.payload) as WebhookEvent;
+        await withTimeout(Promise.resolve(target.listener(event)), this.config.timeout);
+        return { ok: true, status: null, error: null, permanent: false };
+      } catch (err) {
+        return { ok: false, status: null, error: String((err as Error)?.message ?? err).slice(0, 1_000), permanent: false };
+      }
+    }
+    const { endpoint, defaultHeaders } = target;
+    return sendWebhook(
+      {
+        url: endpoint.url,
+        headers: { ...defaultHeaders, ...endpoint.headers, 'X-Strapi-Event': delivery.event, 'Content-Type': 'application/json', 'X-Contentgen-Delivery': String(delivery.id) },
+        body: delivery.payload,
+        timeout: this.config.timeout,
+      },
+      this.guard,
+    );
+  }
+
+  /** Records the attempt's outcome, if this round still holds the delivery's lease. */
+  private async settle(delivery: ClaimedDelivery, result: SendResult): Promise<void> {
+    const attempts = delivery.attempts + 1;
+    const now = Date.now();
+    const sql = new SqlBuilder(this.db.dialect);
+    const set: string[] = [`${sql.ident('attempts')} = ${sql.param(attempts)}`, `${sql.ident('last_status')} = ${sql.param(result.status)}`, `${sql.ident('lease_token')} = NULL`, `${sql.ident('locked_until')} = NULL`];
+    if (result.ok) {
+      set.push(`${sql.ident('status')} = 'delivered'`, `${sql.ident('delivered_at')} = ${sql.param(now)}`, `${sql.ident('last_error')} = NULL`);
+    } else {
+      const giveUp = result.permanent || attempts >= this.config.maxAttempts;
+      const delay = Math.min(this.config.maxDelay, this.config.initialDelay * 2 ** (attempts - 1));
+      set.push(`${sql.ident('last_error')} = ${sql.param(result.error)}`, `${sql.ident('next_attempt_at')} = ${sql.param(giveUp ? now : now + delay)}`);
+      if (giveUp) set.push(`${sql.ident('status')} = 'failed'`);
+      const outcome = giveUp ? `given up after ${attempts} attempt(s)` : `attempt ${attempts} of ${this.config.maxAttempts}, retried in ${delay} ms`;
+      this.log(`webhooks: delivery ${delivery.id} (${delivery.event}) to "${delivery.webhook}" failed, ${outcome}: ${result.error ?? `HTTP ${result.status}`}`);
+    }
+    const compiled = sql.finish(
+      `UPDATE ${sql.ident(deliveriesTable)} SET ${set.join(', ')} WHERE ${sql.ident('id')} = ${sql.param(delivery.id)} AND ${sql.ident('lease_token')} = ${sql.param(delivery.token)}`,
+    );
+    await this.db.execute(compiled.sql, compiled.params);
+  }
+
+  private async purge(): Promise<void> {
+    this.#lastPurge = Date.now();
+    const cutoff = Date.now() - this.config.retention;
+    const sql = new SqlBuilder(this.db.dialect);
+    const compiled = sql.finish(
+      `DELETE FROM ${sql.ident(deliveriesTable)} WHERE (${sql.ident('status')} = 'delivered' AND ${sql.ident('delivered_at')} < ${sql.param(cutoff)})` +
+        ` OR (${sql.ident('status')} = 'failed' AND ${sql.ident('next_attempt_at')} < ${sql.param(cutoff)})`,
+    );
+    await this.db.execute(compiled.sql, compiled.params);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
