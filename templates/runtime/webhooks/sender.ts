@@ -65,6 +65,9 @@ export function sendWebhook(request: SendRequest, guard: AddressGuard): Promise<
         res.on('error', (err) => done({ ok: false, status, error: err.message, permanent: false }));
       },
     );
+    // `timeout` bounds the whole exchange, not only each silence (a receiver that drips its answer).
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${request.timeout} ms`)), request.timeout);
+    req.on('close', () => clearTimeout(deadline));
     req.on('timeout', () => req.destroy(new Error(`no answer within ${request.timeout} ms`)));
     req.on('error', (err) => done({ ok: false, status: null, error: err.message.slice(0, maxErrorLength), permanent: err instanceof AddressRefusedError }));
     req.end(request.body);

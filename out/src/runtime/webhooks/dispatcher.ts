@@ -35,8 +35,8 @@ interface ClaimedDelivery {
 
 /** How often delivered and failed deliveries past their retention are deleted. */
 const purgeEveryMs = 60_000;
-/** A lease outlasts the delivery's timeout by this much. */
-const leaseMarginMs = 30_000;
+/** A lease outlasts the delivery's timeout by this much (recording the outcome included). */
+const leaseMarginMs = 5_000;
 
 export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
@@ -117,7 +117,7 @@ export class Dispatcher {
     const candidates = (await this.db.query<{ id: unknown }>(due.sql, due.params)).map((row) => Number(row.id));
     if (candidates.length === 0) return [];
     const token = randomUUID();
-    const leaseEnd = now + this.config.timeout + leaseMarginMs;
+    const leaseEnd = now + 2 * this.config.timeout + leaseMarginMs;
     const rows = await this.db.transaction(async (tx) => {
       const lock = new SqlBuilder(tx.dialect);
       const free = (sql: SqlBuilder) =>
