@@ -40,8 +40,10 @@ export interface WebhookDeliveryConfig {
   readonly timeout: number;
   /** Milliseconds between two looks at the outbox when nothing woke the dispatcher. */
   readonly pollInterval: number;
-  /** Deliveries claimed (and held in memory) at once per process. */
+  /** Most deliveries in flight (claimed, held in memory) at once per process. */
   readonly batchSize: number;
+  /** Most deliveries in flight to one webhook at once per process (Strapi sends 5 at once). */
+  readonly concurrency: number;
   /** Delivered and failed deliveries are deleted this many milliseconds after their last attempt. */
   readonly retention: number;
 }
@@ -75,6 +77,7 @@ export const defaultWebhookDelivery: WebhookDeliveryConfig = {
   timeout: 10_000,
   pollInterval: 1_000,
   batchSize: 20,
+  concurrency: 5,
   retention: 7 * 24 * 3_600_000,
 };
 

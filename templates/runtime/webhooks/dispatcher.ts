@@ -1,13 +1,14 @@
 /**
- * Sends the outbox's deliveries, in every server process. Each round claims a batch of due
- * deliveries with a lease: on PostgreSQL and MySQL/MariaDB the claim locks the rows
- * (`FOR UPDATE SKIP LOCKED`, so processes never wait for each other) and stamps them with
- * this round's token until the lease ends; a delivery is sent by the process holding it.
+ * Sends the outbox's deliveries, in every server process. Each claim takes due deliveries
+ * with a lease: on PostgreSQL and MySQL/MariaDB the claim locks the rows (`FOR UPDATE SKIP
+ * LOCKED`, so processes never wait for each other) and stamps them with the claim's token
+ * until the lease ends; a delivery is sent by the process holding it.
  * A process that dies mid-delivery leaves a lease that runs out, and the delivery is sent
  * again (at least once). Only the oldest pending delivery of an entry (per webhook) can be
  * claimed: an entry's events arrive in order, its later events waiting out earlier retries.
  * Failures are retried with exponential back-off up to `maxAttempts`, then marked failed.
- * At most `batchSize` deliveries are held in memory per process.
+ * At most `batchSize` deliveries are in flight (and in memory) per process, `concurrency` per
+ * webhook; the rest wait in the table.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
@@ -39,10 +40,14 @@ const leaseMarginMs = 5_000;
 
 export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  /** A look at the outbox in progress (one at a time per process). */
+  #pumping: Promise<void> | undefined;
   #again = false;
   #stopped = false;
   #lastPurge = 0;
+  /** Deliveries being sent, and how many per webhook. */
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #perWebhook = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -56,21 +61,22 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Looks at the outbox now (a write with events just committed), or right after the round in progress. */
+  /** Looks at the outbox now (a write with events just committed), or right after the look in progress. */
   wake(): void {
     if (this.#stopped) return;
-    if (this.#running) {
+    if (this.#pumping) {
       this.#again = true;
       return;
     }
     clearTimeout(this.#timer);
-    this.#running = this.loop().finally(() => {
-      this.#running = undefined;
+    this.#timer = undefined;
+    this.#pumping = this.pump().finally(() => {
+      this.#pumping = undefined;
       if (this.#stopped) return;
       if (this.#again) {
         this.#again = false;
         this.wake();
-      } else this.#timer = setTimeout(() => this.wake(), this.config.pollInterval).unref();
+      } else this.#timer ??= setTimeout(() => this.wake(), this.config.pollInterval).unref();
     });
   }
 
@@ -78,14 +84,21 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
+    await this.#pumping;
+    await Promise.all([...this.#inFlight]);
   }
 
-  /** Rounds until one finds nothing more to do. */
-  private async loop(): Promise<void> {
+  /**
+   * Claims due deliveries while this process has room (`batchSize` in flight, `concurrency`
+   * per webhook) and starts sending them; each one settled looks again, since it may have
+   * let an entry's next event through. A slow webhook holds its own slots, not the others'.
+   */
+  private async pump(): Promise<void> {
     try {
-      while (!this.#stopped && (await this.round())) {
-        // a full batch, or deliveries that may have let an entry's next event through
+      while (!this.#stopped && this.#inFlight.size < this.config.batchSize) {
+        const claimed = await this.claim(this.config.batchSize - this.#inFlight.size);
+        if (claimed.length === 0) break;
+        for (const delivery of claimed) this.track(delivery);
       }
       if (Date.now() - this.#lastPurge > purgeEveryMs) await this.purge();
     } catch (err) {
@@ -93,27 +106,44 @@ export class Dispatcher {
     }
   }
 
-  /** One claimed batch, sent; answers whether another round may find work at once. */
-  private async round(): Promise<boolean> {
-    const claimed = await this.claim();
-    if (claimed.length === 0) return false;
-    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-    return true;
+  private track(delivery: ClaimedDelivery): void {
+    this.#perWebhook.set(delivery.webhook, (this.#perWebhook.get(delivery.webhook) ?? 0) + 1);
+    const sending: Promise<void> = this.deliver(delivery)
+      .catch((err: unknown) => this.log(`webhooks: delivery ${delivery.id} could not be recorded: ${(err as Error).message}`))
+      .finally(() => {
+        this.#inFlight.delete(sending);
+        const left = (this.#perWebhook.get(delivery.webhook) ?? 1) - 1;
+        if (left > 0) this.#perWebhook.set(delivery.webhook, left);
+        else this.#perWebhook.delete(delivery.webhook);
+        this.wake();
+      });
+    this.#inFlight.add(sending);
   }
 
-  private async claim(): Promise<ClaimedDelivery[]> {
+  /** Claims at most `room` due deliveries (within each webhook's remaining concurrency) with a lease. */
+  private async claim(room: number): Promise<ClaimedDelivery[]> {
     const now = Date.now();
     const t = (sql: SqlBuilder) => sql.ident(deliveriesTable);
     const c = (sql: SqlBuilder, name: string) => sql.ident(name);
+    const busy = [...this.#perWebhook].filter(([, count]) => count >= this.config.concurrency).map(([name]) => name);
     const find = new SqlBuilder(this.db.dialect);
     const due = find.finish(
-      `SELECT d.${c(find, 'id')} AS id FROM ${t(find)} d WHERE d.${c(find, 'status')} = 'pending' AND d.${c(find, 'next_attempt_at')} <= ${find.param(now)}` +
+      `SELECT d.${c(find, 'id')} AS id, d.${c(find, 'webhook')} AS webhook FROM ${t(find)} d WHERE d.${c(find, 'status')} = 'pending' AND d.${c(find, 'next_attempt_at')} <= ${find.param(now)}` +
         ` AND (d.${c(find, 'locked_until')} IS NULL OR d.${c(find, 'locked_until')} < ${find.param(now)})` +
+        (busy.length ? ` AND d.${c(find, 'webhook')} NOT IN (${busy.map((name) => find.param(name)).join(', ')})` : '') +
         ` AND NOT EXISTS (SELECT 1 FROM ${t(find)} e WHERE e.${c(find, 'webhook')} = d.${c(find, 'webhook')} AND e.${c(find, 'entry_key')} = d.${c(find, 'entry_key')}` +
         ` AND e.${c(find, 'status')} = 'pending' AND e.${c(find, 'id')} < d.${c(find, 'id')})` +
-        ` ORDER BY d.${c(find, 'id')} LIMIT ${this.config.batchSize}`,
+        ` ORDER BY d.${c(find, 'id')} LIMIT ${room}`,
     );
-    const candidates = (await this.db.query<{ id: unknown }>(due.sql, due.params)).map((row) => Number(row.id));
+    const remaining = new Map<string, number>();
+    const candidates: number[] = [];
+    for (const row of await this.db.query<{ id: unknown; webhook: unknown }>(due.sql, due.params)) {
+      const webhook = String(row.webhook);
+      const left = remaining.get(webhook) ?? this.config.concurrency - (this.#perWebhook.get(webhook) ?? 0);
+      if (left <= 0) continue;
+      remaining.set(webhook, left - 1);
+      candidates.push(Number(row.id));
+    }
     if (candidates.length === 0) return [];
     const token = randomUUID();
     const leaseEnd = now + 2 * this.config.timeout + leaseMarginMs;
