@@ -141,8 +141,9 @@ export class EntityService {
           .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
-        await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.readOne(created.id, {}, undefined, tx));
-        return (await this.readOne(created.id, params.query, access, tx))!;
+        const answer = (await this.readOne(created.id, params.query, access, tx))!;
+        await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(created.id, params.query, answer, tx));
+        return answer;
       }),
     ));
   }
@@ -166,8 +167,9 @@ export class EntityService {
           .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
-        await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.readOne(entryId, {}, undefined, tx), stored.publishedAt != null);
-        return (await this.readOne(entryId, params.query, access, tx))!;
+        const answer = (await this.readOne(entryId, params.query, access, tx))!;
+        await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.eventEntry(entryId, params.query, answer, tx), stored.publishedAt != null);
+        return answer;
       });
     }));
   }
@@ -182,7 +184,7 @@ export class EntityService {
       const entry = await this.readOne(id, query, access, tx);
       if (!entry) throw new NotFoundError();
       return withLifecycle(this.options.lifecycles, this.model, 'delete', { where: { id: entry.id }, query }, async () => {
-        await recordEntryEvents(this.options.events, tx, this.meta, 'delete', () => this.readOne(entry.id, {}, undefined, tx));
+        await recordEntryEvents(this.options.events, tx, this.meta, 'delete', () => this.eventEntry(entry.id, query, entry, tx));
         for (const field of this.linkFields()) {
           const sql = new SqlBuilder(tx.dialect);
           const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
@@ -213,6 +215,11 @@ export class EntityService {
    */
   async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>): Promise<R> {
     return this.committed(this.db.transaction((tx) => fn(new EntityService(this.meta, { ...this.options, db: tx }), tx)));
+  }
+
+  /** The entry as a webhook event carries it (no populate, every public attribute): the answer itself when the query asked for no more or less. */
+  private async eventEntry(id: number, query: Query, answer: Entry, tx: Database): Promise<Entry | null> {
+    return query['populate'] === undefined && query['fields'] === undefined ? answer : this.readOne(id, {}, undefined, tx);
   }
 
   /** A write committed: its events (if any) may be delivered now. */
