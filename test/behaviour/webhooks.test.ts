@@ -222,10 +222,15 @@ describe('delivery', () => {
     const attempts = receiver.attempts.filter((h) => h.path === '/flaky' && h.body.entry?.id === created.id);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((h) => h.headers['x-contentgen-delivery'])).size).toBe(1);
-    const [row] = await built.database.query<any>(
-      `SELECT "status", "attempts", "last_status" FROM "contentgen_webhook_deliveries" WHERE "webhook" = 'flaky' AND "id" = ?`,
-      [Number(attempts[0]!.headers['x-contentgen-delivery'])],
-    );
+    // The outcome is recorded once the receiver's answer is in: wait for it.
+    let row: any;
+    for (let i = 0; i < 50 && row?.status !== 'delivered'; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      [row] = await built.database.query<any>(
+        `SELECT "status", "attempts", "last_status" FROM "contentgen_webhook_deliveries" WHERE "webhook" = 'flaky' AND "id" = ?`,
+        [Number(attempts[0]!.headers['x-contentgen-delivery'])],
+      );
+    }
     expect(row).toMatchObject({ status: 'delivered', attempts: 3, last_status: 200 });
   });
 

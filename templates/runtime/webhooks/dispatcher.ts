@@ -147,30 +147,45 @@ export class Dispatcher {
     if (candidates.length === 0) return [];
     const token = randomUUID();
     const leaseEnd = now + 2 * this.config.timeout + leaseMarginMs;
-    const rows = await this.db.transaction(async (tx) => {
-      const lock = new SqlBuilder(tx.dialect);
-      const free = (sql: SqlBuilder) =>
-        `${c(sql, 'status')} = 'pending' AND (${c(sql, 'locked_until')} IS NULL OR ${c(sql, 'locked_until')} < ${sql.param(now)})`;
-      const ids = (sql: SqlBuilder, list: readonly number[]) => list.map((id) => sql.param(id)).join(', ');
-      let mine = candidates;
-      if (tx.dialect !== 'sqlite') {
-        const locked = lock.finish(`SELECT ${c(lock, 'id')} AS id FROM ${t(lock)} WHERE ${c(lock, 'id')} IN (${ids(lock, candidates)}) AND ${free(lock)} FOR UPDATE SKIP LOCKED`);
-        mine = (await tx.query<{ id: unknown }>(locked.sql, locked.params)).map((row) => Number(row.id));
-        if (mine.length === 0) return [];
-      }
-      // The condition again: on SQLite (no row locks) this statement is what decides.
-      const stamp = new SqlBuilder(tx.dialect);
-      const update = stamp.finish(
-        `UPDATE ${t(stamp)} SET ${c(stamp, 'lease_token')} = ${stamp.param(token)}, ${c(stamp, 'locked_until')} = ${stamp.param(leaseEnd)} WHERE ${c(stamp, 'id')} IN (${ids(stamp, mine)}) AND ${free(stamp)}`,
-      );
+    const rows = await this.stamp(candidates, token, leaseEnd, now);
+    return rows.map((row) => ({ id: Number(row.id), webhook: String(row.webhook), event: String(row.event), payload: String(row.payload), attempts: Number(row.attempts), token }));
+  }
+
+  /**
+   * Stamps those of `candidates` still free (and, on PostgreSQL and MySQL/MariaDB, not locked
+   * by another process's claim) with the lease; answers the rows stamped. SQLite and
+   * PostgreSQL do it in one statement (`UPDATE … RETURNING`; on SQLite the statement is
+   * atomic, there are no row locks); MySQL/MariaDB in a transaction (no `UPDATE … RETURNING`).
+   */
+  private async stamp(candidates: readonly number[], token: string, leaseEnd: number, now: number): Promise<Record<string, unknown>[]> {
+    const dialect = this.db.dialect;
+    const sql = new SqlBuilder(dialect);
+    const table = sql.ident(deliveriesTable);
+    const id = sql.ident('id');
+    const set = `${sql.ident('lease_token')} = ${sql.param(token)}, ${sql.ident('locked_until')} = ${sql.param(leaseEnd)}`;
+    const free = (b: SqlBuilder) => `${b.ident('status')} = 'pending' AND (${b.ident('locked_until')} IS NULL OR ${b.ident('locked_until')} < ${b.param(now)})`;
+    const list = (b: SqlBuilder, ids: readonly number[]) => ids.map((value) => b.param(value)).join(', ');
+    const columns = ['id', 'webhook', 'event', 'payload', 'attempts'].map((n) => sql.ident(n)).join(', ');
+    if (dialect === 'sqlite' || dialect === 'postgresql') {
+      const where =
+        dialect === 'sqlite'
+          ? `${id} IN (${list(sql, candidates)}) AND ${free(sql)}`
+          : `${id} IN (SELECT ${id} FROM ${table} WHERE ${id} IN (${list(sql, candidates)}) AND ${free(sql)} FOR UPDATE SKIP LOCKED)`;
+      const compiled = sql.finish(`UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${columns}`);
+      // A write answering rows: through Prisma's connection (the read executor may be read-only).
+      return this.db.prisma.$queryRawUnsafe(compiled.sql, ...compiled.params) as Promise<Record<string, unknown>[]>;
+    }
+    return this.db.transaction(async (tx) => {
+      const lock = new SqlBuilder(dialect);
+      const locked = lock.finish(`SELECT ${lock.ident('id')} AS id FROM ${lock.ident(deliveriesTable)} WHERE ${lock.ident('id')} IN (${list(lock, candidates)}) AND ${free(lock)} FOR UPDATE SKIP LOCKED`);
+      const mine = (await tx.query<{ id: unknown }>(locked.sql, locked.params)).map((row) => Number(row.id));
+      if (mine.length === 0) return [];
+      const update = sql.finish(`UPDATE ${table} SET ${set} WHERE ${id} IN (${list(sql, mine)})`);
       await tx.execute(update.sql, update.params);
-      const read = new SqlBuilder(tx.dialect);
-      const claimed = read.finish(
-        `SELECT ${['id', 'webhook', 'event', 'payload', 'attempts'].map((n) => c(read, n)).join(', ')} FROM ${t(read)} WHERE ${c(read, 'lease_token')} = ${read.param(token)} ORDER BY ${c(read, 'id')}`,
-      );
+      const read = new SqlBuilder(dialect);
+      const claimed = read.finish(`SELECT ${columns} FROM ${table} WHERE ${read.ident('lease_token')} = ${read.param(token)}`);
       return tx.query<Record<string, unknown>>(claimed.sql, claimed.params);
     });
-    return rows.map((row) => ({ id: Number(row.id), webhook: String(row.webhook), event: String(row.event), payload: String(row.payload), attempts: Number(row.attempts), token }));
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
