@@ -182,6 +182,35 @@ describe('media events from REST', () => {
   });
 });
 
+describe('entries written with files, single types', () => {
+  it('an article created as a multipart form with its cover: media.create and entry.create (then entry.publish), with the populate the request asked for left out', async () => {
+    const form = new FormData();
+    form.append('data', JSON.stringify({ title: 'With a cover' }));
+    form.append('files.cover', await png('#669933'), 'cover.png');
+    const res = await fetch(`${server.url}/api/articles?populate=cover`, { method: 'POST', body: form, headers: admin });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as any;
+    const cover = data.attributes.cover.data;
+    await receiver.waitFor(() => about('all', 'api::article.article', data.id).length >= 2 && about('all', 'media', cover.id).length >= 1);
+    expect(events(about('all', 'api::article.article', data.id))).toEqual(['entry.create', 'entry.publish']);
+    const { cover: _, ...attributes } = data.attributes;
+    expect(about('all', 'api::article.article', data.id)[0].entry).toEqual({ id: data.id, ...attributes });
+    expect(about('all', 'media', cover.id)[0].media).toMatchObject({ id: cover.id, name: 'cover.png' });
+  });
+
+  it('a single type: PUT creates, then updates; DELETE deletes', async () => {
+    const api = client(server.url, admin);
+    const first = (await api.put('/api/global', { data: { siteName: 'Hooked' } })).body.data;
+    await api.put('/api/global', { data: { siteName: 'Hooked again' } });
+    await api.del('/api/global');
+    await receiver.waitFor(() => about('all', 'api::global.global', first.id).length >= 3);
+    const bodies = about('all', 'api::global.global', first.id);
+    expect(events(bodies)).toEqual(['entry.create', 'entry.update', 'entry.delete']);
+    expect(bodies.map((b) => b.entry.siteName)).toEqual(['Hooked', 'Hooked again', 'Hooked again']);
+    expect(bodies[0].model).toBe('global');
+  });
+});
+
 describe('events from GraphQL', () => {
   it('createArticle, updateArticle (and unpublishing), deleteArticle', async () => {
     const { createArticle } = await gql('mutation { createArticle(data: { title: "From GraphQL" }) { data { id attributes { title publishedAt } } } }');

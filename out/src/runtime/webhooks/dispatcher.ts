@@ -81,12 +81,17 @@ export class Dispatcher {
     });
   }
 
-  /** Stops claiming; resolves once the deliveries in flight are settled. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; resolves once the deliveries in flight are settled, or after `graceMs`
+   * (a delivery cut off then is sent again once its lease ends: at least once).
+   */
+  async stop(graceMs = 3_000): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#pumping;
-    await Promise.all([...this.#inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all([this.#pumping, ...this.#inFlight]), grace]);
+    clearTimeout(timer);
   }
 
   /**
@@ -110,7 +115,9 @@ export class Dispatcher {
   private track(delivery: ClaimedDelivery): void {
     this.#perWebhook.set(delivery.webhook, (this.#perWebhook.get(delivery.webhook) ?? 0) + 1);
     const sending: Promise<void> = this.deliver(delivery)
-      .catch((err: unknown) => this.log(`webhooks: delivery ${delivery.id} could not be recorded: ${(err as Error).message}`))
+      .catch((err: unknown) => {
+        if (!this.#stopped) this.log(`webhooks: delivery ${delivery.id} could not be recorded: ${(err as Error).message}`);
+      })
       .finally(() => {
         this.#inFlight.delete(sending);
         const left = (this.#perWebhook.get(delivery.webhook) ?? 1) - 1;
