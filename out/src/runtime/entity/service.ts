@@ -179,7 +179,7 @@ export class EntityService {
   async delete(id: unknown, query: Query, access?: Access): Promise<Entry> {
     return this.committed(this.db.transaction(async (tx) => {
       // Events of one entry are recorded in the order its writes commit (see lockEntry).
-      const eventId = this.options.events ? parseId(id) : null;
+      const eventId = this.options.events?.wants('entry.delete') ? parseId(id) : null;
       if (eventId !== null) await lockEntry(tx, this.meta, eventId);
       // The answer is the entry as it was, read first (as Strapi's entity service does); the hooks surround the deletion.
       const entry = await this.readOne(id, query, access, tx);
