@@ -34,6 +34,8 @@ interface ClaimedDelivery {
   readonly token: string;
 }
 
+/** How long a look at the outbox waits after a commit, gathering the events of writes around it. */
+const coalesceMs = 10;
 /** How often delivered and failed deliveries past their retention are deleted. */
 const purgeEveryMs = 60_000;
 /** A lease outlasts the delivery's timeout by this much (recording the outcome included). */
@@ -44,6 +46,7 @@ export class Dispatcher {
   /** A look at the outbox in progress (one at a time per process). */
   #pumping: Promise<void> | undefined;
   #again = false;
+  #soon = false;
   #stopped = false;
   #lastPurge = 0;
   /** Deliveries being sent, and how many per webhook. */
@@ -62,7 +65,26 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Looks at the outbox now (a write with events just committed), or right after the look in progress. */
+  /**
+   * A write with events committed: look at the outbox shortly, so the events of writes
+   * committing close together are claimed together.
+   */
+  soon(): void {
+    if (this.#stopped || this.#soon) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#soon = true;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#soon = false;
+      this.#timer = undefined;
+      this.wake();
+    }, coalesceMs).unref();
+  }
+
+  /** Looks at the outbox now, or right after the look in progress. */
   wake(): void {
     if (this.#stopped) return;
     if (this.#pumping) {
@@ -71,6 +93,7 @@ export class Dispatcher {
     }
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#soon = false;
     this.#pumping = this.pump().finally(() => {
       this.#pumping = undefined;
       if (this.#stopped) return;
@@ -123,7 +146,7 @@ export class Dispatcher {
         const left = (this.#perWebhook.get(delivery.webhook) ?? 1) - 1;
         if (left > 0) this.#perWebhook.set(delivery.webhook, left);
         else this.#perWebhook.delete(delivery.webhook);
-        this.wake();
+        this.soon();
       });
     this.#inFlight.add(sending);
   }

@@ -49,7 +49,7 @@ export function createWebhooks(options: WebhooksOptions): Webhooks {
   const dispatcher = new Dispatcher(options.db, config.delivery, targets, guard, options.log ?? ((message) => console.error(message)));
   let started = false;
   const outbox = new Outbox(eventTargets, () => {
-    if (started) dispatcher.wake();
+    if (started) dispatcher.soon();
   });
   return {
     outbox,

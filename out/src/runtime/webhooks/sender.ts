@@ -28,6 +28,12 @@ export interface SendRequest {
 
 const maxErrorLength = 1_000;
 
+/**
+ * Connections kept alive between deliveries (a receiver gets many): each new connection
+ * goes through the guard's lookup, a reused one was checked when it was opened.
+ */
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxFreeSockets: 16 }), 'https:': new https.Agent({ keepAlive: true, maxFreeSockets: 16 }) };
+
 export function sendWebhook(request: SendRequest, guard: AddressGuard): Promise<SendResult> {
   const url = new URL(request.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -53,7 +59,7 @@ export function sendWebhook(request: SendRequest, guard: AddressGuard): Promise<
         headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
         lookup: guard.lookup(host),
         timeout: request.timeout,
-        agent: false,
+        agent: agents[url.protocol as keyof typeof agents],
       },
       (res) => {
         const status = res.statusCode ?? 0;
