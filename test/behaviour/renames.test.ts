@@ -88,7 +88,7 @@ describe('--rename', () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 240_000);
 
   it('refuses what it cannot rename, precisely', async () => {
     const gone = contentgen('--rename', 'api::article.article.nosuch=headline');
