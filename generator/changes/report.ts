@@ -13,7 +13,7 @@
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import type { MigrationPlan } from '../migrate/plan.js';
 import { RenameMap, type Rename } from '../migrate/renames.js';
-import { summaryText, type AttributeSummary, type ModelSummary, type TypeSummary } from './summary.js';
+import { describeAttribute, summaryText, type AttributeSummary, type ModelSummary, type TypeSummary } from './summary.js';
 
 export const changeReportPath = '.contentgen/changes.md';
 
@@ -165,7 +165,7 @@ function compareAttributes(
     // Relations to a renamed type, components renamed: compared under their new names.
     const shape = (a: AttributeSummary, mapped: boolean) =>
       JSON.stringify([a.type, a.relation, mapped && a.target ? renames.type(a.target) : a.target, a.multiple, mapped && a.component ? renames.component(a.component) : a.component, a.repeatable, mapped ? a.components?.map((c) => renames.component(c)) : a.components]);
-    if (shape(old, true) !== shape(now, false)) findings.breaking.push(`${label}: ${describe(old)} became ${describe(now)}`);
+    if (shape(old, true) !== shape(now, false)) findings.breaking.push(`${label}: ${describeAttribute(old)} became ${describeAttribute(now)}`);
     if (!old.private && now.private) findings.breaking.push(`${label}: became private, it disappears from answers and filters`);
     if (old.private && !now.private) findings.safe.push(`${label}: no longer private, answers now include it`);
     if (!old.required && now.required) findings.breaking.push(`${label}: became required, creates that omit it are refused (400)`);
@@ -178,22 +178,7 @@ function compareAttributes(
     if (before[name] || renamedTo.has(name)) continue;
     const label = `${where} \`${name}\``;
     if (now.required) findings.breaking.push(`${label}: added as required, creates that omit it are refused (400)`);
-    else findings.safe.push(`${label}: added (${describe(now)})`);
-  }
-}
-
-function describe(a: AttributeSummary): string {
-  switch (a.type) {
-    case 'relation':
-      return `a ${a.relation} relation to ${a.target}`;
-    case 'media':
-      return a.multiple ? 'multiple media' : 'single media';
-    case 'component':
-      return `${a.repeatable ? 'a repeatable' : 'a'} component ${a.component}`;
-    case 'dynamiczone':
-      return `a dynamic zone of ${(a.components ?? []).join(', ')}`;
-    default:
-      return a.enum ? `an enumeration (${a.enum.join(', ')})` : `${/^[aeiou]/.test(a.type) ? 'an' : 'a'} ${a.type}`;
+    else findings.safe.push(`${label}: added (${describeAttribute(now)})`);
   }
 }
 

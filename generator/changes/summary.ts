@@ -92,7 +92,7 @@ function attributes(owner: ContentType | Component): Record<string, AttributeSum
   return out;
 }
 
-function attributeSummary(a: Attribute): AttributeSummary {
+export function attributeSummary(a: Attribute): AttributeSummary {
   const common = { ...(a.required ? { required: true as const } : {}), ...(a.private ? { private: true as const } : {}) };
   switch (a.kind) {
     case 'scalar':
@@ -119,4 +119,20 @@ function sortKeys(value: unknown): unknown {
     return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
   }
   return value;
+}
+
+/** `a manyToOne relation to api::author.author`, `an enumeration (draft, published)`, … */
+export function describeAttribute(a: AttributeSummary): string {
+  switch (a.type) {
+    case 'relation':
+      return `a ${a.relation} relation to ${a.target}`;
+    case 'media':
+      return a.multiple ? 'multiple media' : 'single media';
+    case 'component':
+      return `${a.repeatable ? 'a repeatable' : 'a'} component ${a.component}`;
+    case 'dynamiczone':
+      return `a dynamic zone of ${(a.components ?? []).join(', ')}`;
+    default:
+      return a.enum ? `an enumeration (${a.enum.join(', ')})` : `${/^[aeiou]/.test(a.type) ? 'an' : 'a'} ${a.type}`;
+  }
 }

@@ -20,7 +20,7 @@
  */
 import type { Provider } from '../ir/scalars.js';
 import type { Attribute, ContentType, Schema } from '../ir/types.js';
-import type { AttributeSummary, LinkSummary, ModelSummary } from '../changes/summary.js';
+import { attributeSummary, describeAttribute, type AttributeSummary, type LinkSummary, type ModelSummary } from '../changes/summary.js';
 import { argValue, listValue, parseAttributes, parsePrismaSchema, type PrismaAttribute, type PrismaModel, type PrismaSchema } from './prisma-schema.js';
 
 export type Rename =
@@ -146,36 +146,18 @@ function checkAttributeRename(rename: Extract<Rename, { kind: 'attribute' }>, la
   return [];
 }
 
-/** What a rename must keep: the type, or the relation's kind and target; `previousMap` names a previous attribute's target by its new uid. */
+/**
+ * What a rename must keep: the kind of attribute, a scalar's type, a relation's kind and
+ * target, a component; `previousMap` names a previous attribute's target and component by
+ * their new uids.
+ */
 function attributeShape(a: Attribute | AttributeSummary, previousMap?: RenameMap): string {
-  const target = (uid: string | undefined) => (uid && previousMap ? previousMap.type(uid) : uid);
-  const component = (uid: string | undefined) => (uid && previousMap ? previousMap.component(uid) : uid);
-  if ('kind' in a) {
-    switch (a.kind) {
-      case 'scalar':
-        return `a ${a.type}`;
-      case 'relation':
-        return `a ${a.relation} relation to ${a.target}`;
-      case 'media':
-        return a.multiple ? 'multiple media' : 'single media';
-      case 'component':
-        return `${a.repeatable ? 'a repeatable' : 'a'} component ${a.component}`;
-      case 'dynamiczone':
-        return 'a dynamic zone';
-    }
-  }
-  switch (a.type) {
-    case 'relation':
-      return `a ${a.relation} relation to ${target(a.target)}`;
-    case 'media':
-      return a.multiple ? 'multiple media' : 'single media';
-    case 'component':
-      return `${a.repeatable ? 'a repeatable' : 'a'} component ${component(a.component)}`;
-    case 'dynamiczone':
-      return 'a dynamic zone';
-    default:
-      return `a ${a.type}`;
-  }
+  const summary = 'kind' in a ? attributeSummary(a) : a;
+  const mapped = previousMap
+    ? { ...summary, ...(summary.target ? { target: previousMap.type(summary.target) } : {}), ...(summary.component ? { component: previousMap.component(summary.component) } : {}) }
+    : summary;
+  const { enum: _values, components: _zone, required: _required, private: _private, ...shape } = mapped;
+  return describeAttribute(shape);
 }
 
 /**
