@@ -114,8 +114,15 @@ describe('populate inside components: blog articles', () => {
       expect(res.body.data.attributes).toEqual({ title: 'First article', blocks: [] });
     });
 
+    it('$endsWith is case-sensitive, as everywhere here (Strapi on SQLite: LIKE ignores case)', async () => {
+      const res = await api.get('/api/articles/1?fields[0]=title&populate[links][filters][url][$endsWith]=A.EXAMPLE');
+      expect(res.body.data.attributes.links).toEqual([]);
+      const insensitive = await api.get('/api/articles/1?fields[0]=title&populate[links][filters][url][$endsWithi]=A.EXAMPLE&populate[links][fields][0]=url');
+      expect(insensitive.body.data.attributes.links).toEqual([{ id: 2, url: 'https://a.example' }]);
+    });
+
     it('start, limit, page and count inside a component populate are ignored (Strapi: a limit over all entries at once)', async () => {
-      for (const q of ['populate[links][limit]=2', 'populate[links][start]=1&populate[links][limit]=2', 'populate[links][page]=1&populate[links][pageSize]=2']) {
+      for (const q of ['populate[links][limit]=2', 'populate[links][start]=1&populate[links][limit]=2', 'populate[links][page]=1&populate[links][pageSize]=2', 'populate[links][count]=true']) {
         const res = await api.get(`/api/articles/1?fields[0]=title&${q}`);
         expect(res.status).toBe(200);
         expect(res.body.data.attributes.links.map((l: any) => l.url)).toEqual(['https://b.example', 'https://a.example', 'https://c.example', 'https://a2.example']);
