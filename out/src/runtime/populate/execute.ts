@@ -17,6 +17,7 @@ import { parsePublicationState, selectList, type PublicationState } from '../que
 import { compileOrderBy, parseSort } from '../query/sort.js';
 import { SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
+import { allOfComponent, matchingInstances, outputKeys, sortInstances, type ComponentQuery } from './component-query.js';
 import type { PopulateNode, PopulateTree } from './parse.js';
 
 export interface PopulateContext {
@@ -236,12 +237,21 @@ export function storedValueOf(output: object): Record<string, unknown> | undefin
   return storedValues.get(output);
 }
 
-/** `{ id, ...visible scalar fields }` of a stored component instance. */
-function instanceOutput(component: ComponentMeta, stored: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * `{ id, ...visible scalar fields }` of a stored component instance, or the keys `keys`
+ * (component-query.ts `outputKeys`) when given.
+ */
+function instanceOutput(
+  component: ComponentMeta,
+  stored: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  keys?: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = { id: stored.id ?? null, ...extra };
-  for (const field of Object.values(component.fields)) {
-    if (field.name === 'id' || !isSelectableScalar(field)) continue;
-    out[field.name] = toResponseValue(field as ScalarFieldMeta, stored[field.name] ?? null);
+  for (const name of keys ?? Object.keys(component.fields)) {
+    const field = component.fields[name];
+    if (name === 'id' || !field || !isSelectableScalar(field)) continue;
+    out[name] = toResponseValue(field as ScalarFieldMeta, stored[name] ?? null);
   }
   storedValues.set(out, stored);
   return out;
@@ -251,48 +261,79 @@ function asObject(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
+/** Stored instances of one field, one list per owner. */
+interface OwnedInstances {
+  readonly owner: InstanceItem;
+  readonly list: Record<string, unknown>[];
+}
+
+/** Drops the instances `query.filters` rejects: one statement for every owner's instances. */
+async function filterInstances(ctx: PopulateContext, component: ComponentMeta, query: ComponentQuery, owned: readonly OwnedInstances[]): Promise<OwnedInstances[]> {
+  if (query.filters === undefined) return [...owned];
+  const all = owned.flatMap((o) => o.list);
+  const keep = await matchingInstances(ctx.db, ctx.registry, component, query.filters, all);
+  let position = 0;
+  return owned.map((o) => ({ owner: o.owner, list: o.list.filter(() => keep.has(position++)) }));
+}
+
 async function populateComponent(ctx: PopulateContext, owners: readonly InstanceItem[], node: PopulateNode): Promise<void> {
   const field = node.field as Extract<FieldMeta, { kind: 'component' }>;
   const component = ctx.registry.components.get(field.component)!;
-  const instances: InstanceItem[] = [];
-  for (const owner of owners) {
+  const query = node.component ?? allOfComponent;
+  const owned = owners.map((owner) => {
     const value = parseJson(owner.stored[field.name]);
-    if (field.repeatable) {
-      const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
-      owner.out[field.name] = list.map((stored) => {
-        const out = instanceOutput(component, stored);
-        instances.push({ stored, out });
-        return out;
-      });
-    } else {
-      const stored = asObject(value);
-      if (stored) {
-        const out = instanceOutput(component, stored);
-        instances.push({ stored, out });
-        owner.out[field.name] = out;
-      } else {
-        owner.out[field.name] = null;
-      }
-    }
+    const list = field.repeatable
+      ? Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : []
+      : [asObject(value)].filter((v): v is Record<string, unknown> => v !== null);
+    return { owner, list };
+  });
+  const kept = await filterInstances(ctx, component, query, owned);
+  const keys = outputKeys(component, query, true);
+  const instances: InstanceItem[] = [];
+  for (const { owner, list } of kept) {
+    const outputs = sortInstances(list.map((stored) => ({ stored })), field.repeatable ? query.sort : []).map(({ stored }) => {
+      const out = instanceOutput(component, stored, {}, keys);
+      instances.push({ stored, out });
+      return out;
+    });
+    owner.out[field.name] = field.repeatable ? outputs : (outputs[0] ?? null);
   }
   await populateInstances(ctx, instances, node.children);
 }
 
 async function populateZone(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
-  const byComponent = new Map<string, InstanceItem[]>();
-  for (const item of items) {
+  const lists = items.map((item) => {
     const value = parseJson(item.row[node.field.name]);
     const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
-    item.attributes[node.field.name] = list
-      .filter((stored) => node.on.has(String(stored.__component)))
+    return list.filter((stored) => node.on.has(String(stored.__component)));
+  });
+  // Filters per component (one statement each, over every entry's items of that component).
+  const rejected = new Set<Record<string, unknown>>();
+  await Promise.all(
+    [...node.on.keys()].map(async (uid) => {
+      const query = node.onQuery?.get(uid) ?? allOfComponent;
+      if (query.filters === undefined) return;
+      const ofComponent = lists.flat().filter((stored) => String(stored.__component) === uid);
+      const keep = await matchingInstances(ctx.db, ctx.registry, ctx.registry.components.get(uid)!, query.filters, ofComponent);
+      ofComponent.forEach((stored, i) => {
+        if (!keep.has(i)) rejected.add(stored);
+      });
+    }),
+  );
+  const byComponent = new Map<string, InstanceItem[]>();
+  items.forEach((item, index) => {
+    item.attributes[node.field.name] = lists[index]!
+      .filter((stored) => !rejected.has(stored))
       .map((stored) => {
         const uid = String(stored.__component);
-        const out = instanceOutput(ctx.registry.components.get(uid)!, stored, { __component: uid });
+        const component = ctx.registry.components.get(uid)!;
+        // Items keep the zone's order: `sort` changes neither their order nor their keys.
+        const out = instanceOutput(component, stored, { __component: uid }, outputKeys(component, node.onQuery?.get(uid) ?? allOfComponent, false));
         const group = byComponent.get(uid) ?? [];
         group.push({ stored, out });
         byComponent.set(uid, group);
         return out;
       });
-  }
+  });
   await Promise.all([...byComponent].map(([uid, group]) => populateInstances(ctx, group, node.on.get(uid)!)));
 }

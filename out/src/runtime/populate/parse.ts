@@ -9,6 +9,7 @@
  * caller may not `find` are dropped. Past `maxDepth` levels (`*` counts as one) → 400.
  */
 import { ValidationError } from '../errors.js';
+import { allOfComponent, parseComponentQuery, type ComponentQuery } from './component-query.js';
 import type {
   ComponentFieldMeta,
   ComponentMeta,
@@ -39,6 +40,10 @@ export interface PopulateNode {
   readonly children: PopulateTree;
   /** Dynamic zones: what to populate inside each of its components, by component uid. */
   readonly on: ReadonlyMap<string, PopulateTree>;
+  /** Components: `fields`, `sort`, `filters` of the instances (component-query.ts). */
+  readonly component?: ComponentQuery;
+  /** Dynamic zones: the same per component uid (absent: all of it). */
+  readonly onQuery?: ReadonlyMap<string, ComponentQuery>;
 }
 
 /** Field name → what to populate there, in request order. */
@@ -86,9 +91,8 @@ export function parsePopulate(owner: Owner, raw: unknown, options: PopulateOptio
   } else if (raw === true) {
     return parsePopulate(owner, '*', options, depth);
   }
-  // Populated fields appear in the model's order, whatever order the request named them in.
-  const order = Object.keys(owner.fields);
-  return new Map([...tree].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
+  // Populated fields appear in the order the request named them (`*`: the model's), as in Strapi.
+  return tree;
 }
 
 /** `a.b.c` → populate a with `b.c` inside it. */
@@ -127,23 +131,40 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
     case 'component': {
       const component = options.registry.components.get(field.component);
       if (!component) return undefined;
-      return { field, query, children: parsePopulate(component, nested, options, depth + 1), on: new Map() };
+      const componentQuery = parseComponentQuery(component, object, options.registry);
+      return { field, query, children: parsePopulate(component, nested, options, depth + 1), on: new Map(), component: componentQuery };
     }
     case 'dynamiczone': {
-      // `populate[dz][populate]=…` applies inside every component of the zone; `on` per component.
+      // `populate[dz][populate|fields|filters]=…` applies inside every component of the zone
+      // (and must be valid for each, as in Strapi); `on` per component instead.
       const on = new Map<string, PopulateTree>();
+      const onQuery = new Map<string, ComponentQuery>();
       const fragments = object?.on !== null && typeof object?.on === 'object' ? (object.on as Record<string, unknown>) : undefined;
       for (const uid of field.components) {
         const component = options.registry.components.get(uid);
         if (!component) continue;
-        const fragment = fragments ? fragments[uid] : { populate: nested };
-        if (fragments && fragment === undefined) continue;
-        const fragmentPopulate = fragment !== null && typeof fragment === 'object' ? (fragment as Record<string, unknown>).populate : fragment;
-        on.set(uid, parsePopulate(component, fragmentPopulate, options, depth + 1));
+        const shared = parseComponentQuery(component, object, options.registry);
+        if (fragments) continue;
+        onQuery.set(uid, shared);
+        on.set(uid, parsePopulate(component, nested, options, depth + 1));
       }
-      // An empty `on: {}` omits the zone, like Strapi.
-      if (fragments && on.size === 0) return undefined;
-      return { field, query, children: emptyTree, on };
+      if (fragments) {
+        // A fragment naming a component outside the zone selects nothing (Strapi: `[]`; an
+        // unknown component is a 500 there, nothing here).
+        for (const [uid, fragment] of Object.entries(fragments)) {
+          const component = options.registry.components.get(uid);
+          if (!component) continue;
+          const fragmentObject = fragment !== null && typeof fragment === 'object' && !Array.isArray(fragment) ? (fragment as Record<string, unknown>) : undefined;
+          const fragmentQuery = parseComponentQuery(component, fragmentObject, options.registry);
+          if (!field.components.includes(uid)) continue;
+          const fragmentPopulate = fragmentObject ? fragmentObject.populate : fragment;
+          on.set(uid, parsePopulate(component, fragmentPopulate, options, depth + 1));
+          onQuery.set(uid, fragmentQuery);
+        }
+        // An empty `on: {}` omits the zone, like Strapi.
+        if (Object.keys(fragments).length === 0) return undefined;
+      }
+      return { field, query, children: emptyTree, on, onQuery };
     }
   }
 }
@@ -156,7 +177,16 @@ function mergeNodes(a: PopulateNode, b: PopulateNode): PopulateNode {
   }
   const on = new Map(a.on);
   for (const [uid, tree] of b.on) on.set(uid, tree);
-  return { ...a, query: { ...a.query, ...definedOnly(b.query) }, children, on };
+  const onQuery = new Map(a.onQuery ?? []);
+  for (const [uid, query] of b.onQuery ?? []) onQuery.set(uid, query);
+  return {
+    ...a,
+    query: { ...a.query, ...definedOnly(b.query) },
+    children,
+    on,
+    ...(a.component || b.component ? { component: b.component !== allOfComponent && b.component ? b.component : a.component } : {}),
+    ...(a.onQuery || b.onQuery ? { onQuery } : {}),
+  };
 }
 
 function definedOnly(query: PopulateQuery): PopulateQuery {

@@ -388,3 +388,31 @@ function compileBetween(ctx: AttributeContext, value: unknown): string {
   const [low, high] = value.map((bound) => comparableOperand(sql, field, sql.value(field, bound)));
   return `${comparableColumn(sql, field, column, true)} BETWEEN ${low} AND ${high}`;
 }
+
+/**
+ * `filters` over one component instance held in the JSON expression `json` (populate
+ * filters on components and dynamic-zone items: populate/component-query.ts), or undefined
+ * when nothing filters. Same validation and meaning as the entry filters.
+ */
+export function compileInstanceFilters(
+  component: ContentTypeMeta,
+  filters: unknown,
+  sql: SqlBuilder,
+  json: string,
+  registry?: Registry,
+): string | undefined {
+  if (filters === undefined || filters === null) return undefined;
+  return compileWhere(
+    {
+      meta: component,
+      sql,
+      budget: new FilterBudget(),
+      alias: undefined,
+      registry,
+      json: { base: json, keys: [] },
+      columnOf: (scalar) => jsonScalar(sql, json, [scalar.name], scalar),
+    },
+    filters,
+    'filters',
+  );
+}
