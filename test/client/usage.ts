@@ -48,8 +48,16 @@ export async function dynamicZones() {
     if (block.__component === 'shared.quote') expectType<Equal<keyof typeof block, '__component' | 'id' | 'title' | 'body'>>();
     else expectType<Equal<typeof block.__component, 'shared.rich-text'>>();
   }
-  // @ts-expect-error: a component answers all its scalars: `fields` does not apply to it
-  await api.articles.find({ populate: { blocks: { on: { 'shared.quote': { fields: ['body'] } } } } });
+  // `fields` narrows a component's scalars, in a zone fragment too.
+  const narrowed = await api.articles.find({
+    populate: { seo: { fields: ['metaTitle'] }, links: { fields: ['url'], sort: 'label:desc', filters: { label: { $eq: 'a' } } }, blocks: { on: { 'shared.quote': { fields: ['body'] } } } },
+  });
+  const first = narrowed.data[0]!.attributes;
+  expectType<Equal<typeof first.seo, { id: number; metaTitle: string | null } | null>>();
+  expectType<Equal<keyof (typeof first.links)[number], 'id' | 'url'>>();
+  expectType<Equal<(typeof first.blocks)[number], { __component: 'shared.quote'; id: number; body: string | null }>>();
+  // @ts-expect-error: not an attribute of shared.quote
+  await api.articles.find({ populate: { blocks: { on: { 'shared.quote': { fields: ['label'] } } } } });
 }
 
 export async function defaultsAndStars() {

@@ -120,9 +120,12 @@ export interface TargetQuery<R extends Registry, T> {
   sort?: Sort<R, T>;
   publicationState?: 'live' | 'preview';
 }
-/** What a component's populate may say (a component always answers all its scalars). */
+/** What a component's (or a zone fragment's) populate may say: `fields` narrows its scalars. */
 export interface ComponentQuery<R extends Registry, C> {
+  fields?: Fields<R, C>;
   populate?: Populate<R, C>;
+  filters?: Filters<R, C>;
+  sort?: Sort<R, C>;
 }
 /**
  * What a dynamic zone's populate may say: `populate` inside each of its components, or `on`,
@@ -259,8 +262,8 @@ export interface EntryOf<R extends Registry, U, Q = {}> {
   attributes: AttributesOf<R, U, Q>;
 }
 
-/** One component instance for query `Q`: its `id` and every scalar, and what `Q` populates. */
-export type ComponentOf<R extends Registry, C, Q = {}, F extends Shape = 'envelope'> = Simplify<{ id: number } & ScalarsOf<R, C, {}> & PopulatedOf<R, C, Q, F>>;
+/** One component instance for query `Q`: its `id`, the scalars `Q.fields` names (or all), and what `Q` populates. */
+export type ComponentOf<R extends Registry, C, Q = {}, F extends Shape = 'envelope'> = Simplify<{ id: number } & ScalarsOf<R, C, Q> & PopulatedOf<R, C, Q, F>>;
 
 /** One entry without Strapi's envelope, as users-permissions and upload answer them. */
 export type FlatOf<R extends Registry, U, Q = {}> = Simplify<{ id: number } & ScalarsOf<R, U, Q> & PopulatedOf<R, U, Q, 'flat'>>;
