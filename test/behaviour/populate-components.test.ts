@@ -121,6 +121,22 @@ describe('populate inside components: blog articles', () => {
       expect(insensitive.body.data.attributes.links).toEqual([{ id: 2, url: 'https://a.example' }]);
     });
 
+    it.each([
+      ['populate[links][filters]=abc', 'Invalid parameter filters'],
+      ['populate[links][filters][label][$between]=a', 'Invalid parameter $between: expected exactly 2 values for label'],
+      ['populate[links][sort][0][0]=x', 'Invalid parameter x'],
+      ['populate[links][sort]=seo', 'Invalid parameter seo'],
+      ['populate[links][fields][0]=links', 'Invalid parameter links'],
+      ['populate[seo][filters][$and]=x', 'Invalid parameter $and'],
+      ['populate[blocks][on][shared.quote][filters][title][$in][a]=b', undefined],
+      ['populate[blocks][on][shared.quote][sort][title]=sideways', 'Invalid sort direction "sideways" for title. Expected "asc" or "desc"'],
+      ['populate[links][filters][id][$gt]=abc', undefined],
+    ])('hostile: %s is a 400, never a 5xx', async (query, message) => {
+      const res = await api.get(`/api/articles?fields[0]=title&${query}`);
+      expect(res.status).toBe(400);
+      if (message) expect(res.body.error.message).toBe(message);
+    });
+
     it('start, limit, page and count inside a component populate are ignored (Strapi: a limit over all entries at once)', async () => {
       for (const q of ['populate[links][limit]=2', 'populate[links][start]=1&populate[links][limit]=2', 'populate[links][page]=1&populate[links][pageSize]=2', 'populate[links][count]=true']) {
         const res = await api.get(`/api/articles/1?fields[0]=title&${q}`);
