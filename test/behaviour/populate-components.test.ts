@@ -172,3 +172,31 @@ describe('populate inside nested components: edge people', () => {
     expect(JSON.stringify(res.body)).toBe(JSON.stringify(r.body));
   });
 });
+
+describe('populate of relations: sorted attributes come first, as Strapi answers', () => {
+  let built: BuiltServer;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    built = await buildFixture('blog');
+    server = await startServer(built.dir);
+    const admin = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
+    const zeta = (await created(admin.post('/api/tags', { data: { name: 'zeta' } }))).data.id;
+    const eta = (await created(admin.post('/api/tags', { data: { name: 'eta' } }))).data.id;
+    await created(admin.post('/api/articles', { data: { title: 'Third article', tags: [zeta, eta] } }));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await built?.cleanup();
+  });
+
+  it('fields=id sorted by name answers the name (Strapi 4.26.2, recorded)', async () => {
+    const res = await client(server.url).get('/api/articles/1?fields[0]=title&populate[tags][sort]=name&populate[tags][fields][0]=id');
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toBe('{"data":{"id":1,"attributes":{"title":"Third article","tags":{"data":[{"id":2,"attributes":{"name":"eta"}},{"id":1,"attributes":{"name":"zeta"}}]}}},"meta":{}}');
+    // Unsorted, only the fields asked for; in link order.
+    const plain = await client(server.url).get('/api/articles/1?fields[0]=title&populate[tags][fields][0]=id');
+    expect(JSON.stringify(plain.body.data.attributes.tags)).toBe('{"data":[{"id":1,"attributes":{}},{"id":2,"attributes":{}}]}');
+  });
+});
