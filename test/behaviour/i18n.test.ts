@@ -1,0 +1,207 @@
+/**
+ * The i18n plugin (issue 14) on fixtures/i18n: localized `page` (collection, draft &
+ * publish, shared attributes, a component, a dynamic zone, a relation to the non-localized
+ * `category`) and `global` (single type), locales en (default), fr, de. REST: lists per
+ * locale, `locale=all`, create with `data.locale`, POST localizations with Strapi's errors,
+ * PUT ignoring `locale`/`localizations`, shared attributes kept equal, `populate`, `fields`,
+ * `filters` and `sort` on locale, deletes, `GET /api/i18n/locales`. On SQLite, PostgreSQL
+ * and MariaDB.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+
+let built: BuiltServer;
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+let anonymous: ReturnType<typeof client>;
+
+async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}${r.status >= 500 ? `\n${server.output().slice(-3000)}` : ''}`);
+  return r.body;
+}
+
+const localesOf = (body: any) => body.data.map((e: any) => e.attributes.locale);
+
+let en: number;
+let fr: number;
+let de: number;
+
+beforeAll(async () => {
+  built = await buildFixture('i18n');
+  server = await startServer(built.dir);
+  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
+  anonymous = client(server.url);
+  const category = (await ok(api.post('/api/categories', { data: { name: 'News' } }))).data.id;
+  en = (
+    await ok(
+      api.post('/api/pages', {
+        data: {
+          heading: 'Hello',
+          slug: 'hello',
+          code: 'hello-code',
+          views: 3,
+          featured: true,
+          metadata: { metaTitle: 'Hello title' },
+          settings: { theme: 'dark', wide: true },
+          contentSections: [{ __component: 'sections.hero', title: 'Hero en' }],
+          category,
+        },
+      }),
+    )
+  ).data.id;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await built?.cleanup();
+});
+
+describe('locales', () => {
+  it('GET /api/i18n/locales answers Strapi’s bare array, for a role granted listLocales', async () => {
+    const body = await ok(anonymous.get('/api/i18n/locales'));
+    expect(body.map((l: any) => [l.code, l.name, l.isDefault])).toEqual([
+      ['en', 'English (en)', true],
+      ['fr', 'French (fr)', false],
+      ['de', 'German (de)', false],
+    ]);
+    expect(Object.keys(body[0])).toEqual(['id', 'name', 'code', 'createdAt', 'updatedAt', 'isDefault']);
+  });
+});
+
+describe('create and localizations', () => {
+  it('creates in the default locale; locale is an attribute', async () => {
+    const body = await ok(api.get(`/api/pages/${en}`));
+    expect(body.data.attributes.locale).toBe('en');
+    expect(body.data.attributes).not.toHaveProperty('localizations');
+  });
+
+  it('refuses an unknown data.locale', async () => {
+    const res = await api.post('/api/pages', { data: { heading: 'X', locale: 'xx' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ name: 'ApplicationError', message: "This locale doesn't exist" });
+  });
+
+  it('POST /:id/localizations: Strapi’s errors', async () => {
+    const missing = await api.post(`/api/pages/${en}/localizations`, { heading: 'Bonjour' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ name: 'ApplicationError', message: 'locale is missing' });
+    const invalid = await api.post(`/api/pages/${en}/localizations`, { heading: 'Bonjour', locale: 'it' });
+    expect(invalid.body.error).toMatchObject({ name: 'ApplicationError', message: 'locale is invalid' });
+    const used = await api.post(`/api/pages/${en}/localizations`, { heading: 'Hello again', locale: 'en' });
+    expect(used.body.error).toMatchObject({ name: 'ApplicationError', message: 'locale is already used' });
+    const notFound = await api.post('/api/pages/9999/localizations', { heading: 'Bonjour', locale: 'fr' });
+    expect(notFound.status).toBe(404);
+    expect(notFound.body.error.name).toBe('NotFoundError');
+  });
+
+  it('POST /:id/localizations creates a draft in the group with the shared attributes, answering the bare entry', async () => {
+    const body = await ok(api.post(`/api/pages/${en}/localizations`, { heading: 'Bonjour', slug: 'bonjour', locale: 'fr' }));
+    fr = body.id;
+    expect(body).toMatchObject({ heading: 'Bonjour', slug: 'bonjour', locale: 'fr', views: 3, featured: true, publishedAt: null });
+    expect(body).not.toHaveProperty('data');
+    expect(body.localizations.map((l: any) => [l.id, l.locale])).toEqual([[en, 'en']]);
+    const stored = await ok(api.get(`/api/pages/${fr}?populate=*`));
+    expect(stored.data.attributes.settings).toMatchObject({ theme: 'dark', wide: true });
+    expect(stored.data.attributes.metadata).toBeNull();
+    expect(stored.data.attributes.category.data).toBeNull();
+    expect(stored.data.attributes.settings.id).not.toBe((await ok(api.get(`/api/pages/${en}?populate=settings`))).data.attributes.settings.id);
+    // A shared attribute sent with the localization is pushed to the group.
+    de = (await ok(api.post(`/api/pages/${fr}/localizations`, { heading: 'Hallo', locale: 'de', views: 7, publishedAt: new Date().toISOString() }))).id;
+    const all = await ok(api.get('/api/pages?locale=all&sort=id&publicationState=preview&fields[0]=views&fields[1]=locale'));
+    expect(all.data.map((e: any) => [e.id, e.attributes.locale, e.attributes.views])).toEqual([
+      [en, 'en', 7],
+      [fr, 'fr', 7],
+      [de, 'de', 7],
+    ]);
+  });
+
+  it('links every localization to every other', async () => {
+    const body = await ok(api.get(`/api/pages/${de}?populate[localizations][fields][0]=locale&populate[localizations][sort]=locale&publicationState=preview`));
+    expect(body.data.attributes.localizations.data.map((e: any) => e.attributes.locale)).toEqual(['en']);
+    const preview = await ok(api.get(`/api/pages?locale=all&publicationState=preview&sort=id&populate[localizations][fields][0]=locale&populate[localizations][publicationState]=preview`));
+    expect(preview.data.map((e: any) => [e.attributes.locale, e.attributes.localizations.data.map((l: any) => l.id).sort()])).toEqual([
+      ['en', [fr, de].sort()],
+      ['fr', [en, de].sort()],
+      ['de', [en, fr].sort()],
+    ]);
+  });
+});
+
+describe('lists', () => {
+  it('answer the default locale without ?locale, one locale with it, all with locale=all', async () => {
+    expect(localesOf(await ok(api.get('/api/pages')))).toEqual(['en']);
+    expect(localesOf(await ok(api.get('/api/pages?locale=de')))).toEqual(['de']);
+    expect(localesOf(await ok(api.get('/api/pages?locale=fr&publicationState=preview')))).toEqual(['fr']);
+    expect(localesOf(await ok(api.get('/api/pages?locale=fr')))).toEqual([]); // a draft
+    expect(localesOf(await ok(api.get('/api/pages?locale=it')))).toEqual([]);
+    expect(localesOf(await ok(api.get('/api/pages?locale=all&sort=locale:desc')))).toEqual(['en', 'de']);
+  });
+
+  it('filter, select and sort on locale', async () => {
+    expect(localesOf(await ok(api.get('/api/pages?filters[locale][$eq]=de')))).toEqual([]);
+    expect(localesOf(await ok(api.get('/api/pages?locale=all&filters[locale][$eq]=de')))).toEqual(['de']);
+    const fields = await ok(api.get('/api/pages?fields[0]=locale'));
+    expect(fields.data).toEqual([{ id: en, attributes: { locale: 'en' } }]);
+  });
+
+  it('find-one ignores ?locale', async () => {
+    expect((await ok(api.get(`/api/pages/${de}?locale=en`))).data.attributes.locale).toBe('de');
+  });
+});
+
+describe('updates', () => {
+  it('ignore locale and localizations, and keep shared attributes equal across the group', async () => {
+    const body = await ok(api.put(`/api/pages/${fr}`, { data: { heading: 'Bonjour!', locale: 'de', localizations: [], views: 42, featured: false, settings: { theme: 'light' } } }));
+    expect(body.data.attributes).toMatchObject({ heading: 'Bonjour!', locale: 'fr', views: 42, featured: false });
+    const all = await ok(api.get('/api/pages?locale=all&publicationState=preview&sort=id&populate[settings]=*&populate[localizations][fields][0]=locale&populate[localizations][publicationState]=preview'));
+    expect(all.data.map((e: any) => [e.attributes.heading, e.attributes.views, e.attributes.featured, e.attributes.settings?.theme, e.attributes.localizations.data.length])).toEqual([
+      ['Hello', 42, false, 'light', 2],
+      ['Bonjour!', 42, false, 'light', 2],
+      ['Hallo', 42, false, 'light', 2],
+    ]);
+  });
+});
+
+describe('single type', () => {
+  it('PUT creates the default locale; another locale comes from POST /localizations; reads and deletes per locale', async () => {
+    expect((await api.get('/api/global')).status).toBe(404);
+    const created = await ok(api.put('/api/global', { data: { siteName: 'Site', contactEmail: 'a@example.com' } }));
+    expect(created.data.attributes.locale).toBe('en');
+    const refused = await api.put('/api/global?locale=fr', { data: { siteName: 'Site FR' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('singleType.alreadyExists');
+    const frGlobal = await ok(api.post('/api/global/localizations', { siteName: 'Site FR', locale: 'fr' }));
+    expect(frGlobal).toMatchObject({ siteName: 'Site FR', locale: 'fr', contactEmail: 'a@example.com' });
+    expect((await ok(anonymous.get('/api/global?locale=fr'))).data.attributes.siteName).toBe('Site FR');
+    expect((await ok(anonymous.get('/api/global'))).data.attributes.siteName).toBe('Site');
+    expect((await anonymous.get('/api/global?locale=de')).status).toBe(404);
+    await ok(api.put('/api/global?locale=fr', { data: { siteName: 'Site FR 2', contactEmail: 'b@example.com' } }));
+    expect((await ok(anonymous.get('/api/global'))).data.attributes.contactEmail).toBe('b@example.com');
+    const deleted = await ok(api.del('/api/global?locale=fr'));
+    expect(deleted.data.attributes.locale).toBe('fr');
+    expect((await anonymous.get('/api/global?locale=fr')).status).toBe(404);
+    const left = await ok(api.get('/api/global?populate=localizations'));
+    expect(left.data.attributes.localizations.data).toEqual([]);
+  });
+});
+
+describe('deletes', () => {
+  it('deleting one localization keeps the others linked to each other', async () => {
+    await ok(api.del(`/api/pages/${fr}`));
+    const all = await ok(api.get('/api/pages?locale=all&publicationState=preview&sort=id&populate[localizations][fields][0]=locale'));
+    expect(all.data.map((e: any) => [e.id, e.attributes.localizations.data.map((l: any) => l.id)])).toEqual([
+      [en, [de]],
+      [de, [en]],
+    ]);
+  });
+});
+
+describe('unique attributes', () => {
+  it('a uid is unique across all locales, as in Strapi', async () => {
+    const res = await api.post('/api/pages', { data: { heading: 'Other', code: 'hello-code', locale: 'fr' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('This attribute must be unique');
+  });
+});
