@@ -110,6 +110,23 @@ export class LocalizedEntityService extends EntityService {
   async createLocalization(id: unknown, body: unknown, access?: Access): Promise<Json> {
     return this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
+      const { created, group } = await service.localize(tx, id, body, access);
+      return service.bareEntry(tx, created, group);
+    });
+  }
+
+  /** createLocalization answering the new entry read with `query` (GraphQL's `createXLocalization`). */
+  async createLocalizationEntry(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
+    return this.db.transaction(async (tx) => {
+      const service = this.bound(tx) as LocalizedEntityService;
+      const { created } = await service.localize(tx, id, body, access);
+      return (await service.readOne(created, query, access, tx))!;
+    });
+  }
+
+  private async localize(tx: Database, id: unknown, body: unknown, access: Access | undefined): Promise<{ created: number; group: number[] }> {
+    {
+      const service = this;
       const sourceId = id === null ? await service.singleId(tx, allLocales) : parseId(id);
       const source = sourceId === null ? null : await service.readOne(sourceId, {}, undefined, tx);
       if (!source) throw new NotFoundError();
@@ -132,8 +149,8 @@ export class LocalizedEntityService extends EntityService {
       const fromSource = [...shared].filter((name) => !(name in data) && service.meta.fields[name]?.kind !== 'scalar');
       await service.copyShared(tx, source.id, [created.id], fromSource);
       await service.copyShared(tx, created.id, group, Object.keys(withoutI18n(data)));
-      return service.bareEntry(tx, created.id, group);
-    });
+      return { created: created.id, group };
+    }
   }
 
   /** A code of the configured locales, the default when absent; else Strapi's 400. */
