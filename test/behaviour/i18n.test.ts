@@ -15,6 +15,9 @@ let built: BuiltServer;
 let server: RunningServer;
 let api: ReturnType<typeof client>;
 let anonymous: ReturnType<typeof client>;
+let adminHeaders: Record<string, string>;
+const enId = () => en;
+const deId = () => de;
 
 async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
   const r = await res;
@@ -31,7 +34,8 @@ let de: number;
 beforeAll(async () => {
   built = await buildFixture('i18n');
   server = await startServer(built.dir);
-  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
+  adminHeaders = bearer(await createApiToken(built.dir, { type: 'full-access' }));
+  api = client(server.url, adminHeaders);
   anonymous = client(server.url);
   const category = (await ok(api.post('/api/categories', { data: { name: 'News' } }))).data.id;
   en = (
@@ -203,5 +207,61 @@ describe('unique attributes', () => {
     const res = await api.post('/api/pages', { data: { heading: 'Other', code: 'hello-code', locale: 'fr' } });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('This attribute must be unique');
+  });
+});
+
+describe('GraphQL', () => {
+  async function gql(query: string, variables?: Record<string, unknown>, token = true) {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? adminHeaders : {}) }, body: JSON.stringify({ query, variables }) });
+    return (await res.json()) as any;
+  }
+
+  it('the corporate starter’s query answers the page of a locale with its localizations', async () => {
+    const query = `query GetPageBySlug($slug: String!, $locale: I18NLocaleCode!) {
+      pages(filters: { slug: { eq: $slug } }, locale: $locale) {
+        data { id attributes { heading locale localizations { data { id attributes { locale } } } } }
+      }
+    }`;
+    const en = await gql(query, { slug: 'hello', locale: 'en' }, false);
+    expect(en.errors).toBeUndefined();
+    expect(en.data.pages.data).toEqual([{ id: String(enId()), attributes: { heading: 'Hello', locale: 'en', localizations: { data: [{ id: String(deId()), attributes: { locale: 'de' } }] } } }]);
+    const none = await gql(query, { slug: 'hello', locale: 'de' }, false);
+    expect(none.data.pages.data).toEqual([]);
+  });
+
+  it('lists per locale; a literal locale must be a known code', async () => {
+    const de = await gql('{ pages(locale: "de") { data { attributes { locale } } } }', undefined, false);
+    expect(de.data.pages.data).toEqual([{ attributes: { locale: 'de' } }]);
+    const all = await gql('{ pages(locale: "all", sort: "id") { data { attributes { locale } } } }', undefined, false);
+    expect(all.data.pages.data.map((e: any) => e.attributes.locale)).toEqual(['en', 'de']);
+    const es = await gql('{ pages(locale: "es") { data { id } } }', undefined, false);
+    expect(es.data.pages.data).toEqual([]);
+    const unknown = await gql('{ pages(locale: "xx") { data { id } } }', undefined, false);
+    expect(unknown.errors[0].message).toContain('Unknown locale supplied');
+    const filtered = await gql('{ pages(locale: "all", filters: { locale: { eq: "de" }, localizations: { locale: { eq: "en" } } }) { data { attributes { locale } } } }', undefined, false);
+    expect(filtered.data.pages.data).toEqual([{ attributes: { locale: 'de' } }]);
+  });
+
+  it('createXLocalization, create with locale, single type per locale, i18NLocales', async () => {
+    const created = await gql(`mutation { createPage(data: { heading: "Salut", slug: "salut" }, locale: "fr") { data { id attributes { locale } } } }`);
+    expect(created.data.createPage.data.attributes.locale).toBe('fr');
+    const localization = await gql(
+      `mutation($id: ID) { createPageLocalization(id: $id, data: { heading: "Hi" }, locale: "en") { data { attributes { heading locale publishedAt localizations(publicationState: PREVIEW) { data { attributes { locale } } } } } } }`,
+      { id: created.data.createPage.data.id },
+    );
+    expect(localization.errors).toBeUndefined();
+    expect(localization.data.createPageLocalization.data.attributes).toMatchObject({ heading: 'Hi', locale: 'en', publishedAt: null, localizations: { data: [{ attributes: { locale: 'fr' } }] } });
+    const used = await gql(`mutation($id: ID) { createPageLocalization(id: $id, data: { heading: "Hi" }, locale: "fr") { data { id } } }`, { id: created.data.createPage.data.id });
+    expect(used.errors[0].message).toBe('locale is already used');
+    const globalEn = await gql('{ global { data { attributes { siteName locale } } } }', undefined, false);
+    expect(globalEn.data.global.data.attributes).toEqual({ siteName: 'Site', locale: 'en' });
+    const globalFr = await gql(`mutation { createGlobalLocalization(data: { siteName: "Site FR" }, locale: "fr") { data { attributes { siteName locale } } } }`);
+    expect(globalFr.data.createGlobalLocalization.data.attributes).toEqual({ siteName: 'Site FR', locale: 'fr' });
+    const read = await gql('{ global(locale: "fr") { data { attributes { siteName } } } }', undefined, false);
+    expect(read.data.global.data.attributes.siteName).toBe('Site FR');
+    const updated = await gql(`mutation { updateGlobal(data: { siteName: "Site FR 3" }, locale: "fr") { data { attributes { siteName locale } } } }`);
+    expect(updated.data.updateGlobal.data.attributes).toEqual({ siteName: 'Site FR 3', locale: 'fr' });
+    const locales = await gql('{ i18NLocales(sort: "id") { data { attributes { code name } } } }');
+    expect(locales.data.i18NLocales.data.map((e: any) => e.attributes.code)).toEqual(['en', 'fr', 'de']);
   });
 });
