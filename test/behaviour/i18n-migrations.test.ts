@@ -81,5 +81,5 @@ describe('localizing a type', () => {
     expect(refused.stderr).toContain('locale');
     const accepted = contentgen('--accept-data-loss');
     expect(accepted.status, accepted.stderr).toBe(0);
-  });
+  }, 300_000);
 });
