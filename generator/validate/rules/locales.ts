@@ -1,21 +1,13 @@
 import { isIsoLocale } from '../../../templates/runtime/i18n/iso-locales.js';
-import { i18nAttributeNames, isLocalizedType, localesFile } from '../../ir/i18n.js';
-import { attributesOf, isPlainObject, pointer, where, type ValidationRule } from '../context.js';
+import { localesFile } from '../../ir/i18n.js';
+import { isPlainObject, pointer, type ValidationRule } from '../context.js';
 
 /**
  * locales.json: `{"defaultLocale": "en", "locales": [{"code": "en", "name": "English (en)"}]}`.
- * Each code an ISO locale (as Strapi's list), listed once; the default one of them. A
- * localized type may not declare the attributes the plugin adds (`locale`, `localizations`).
+ * Each code an ISO locale (as Strapi's list), listed once; the default one of them. (No
+ * model may declare `locale` or `localizations`: attributes.ts reserves them, as Strapi.)
  */
 export const localesRule: ValidationRule = ({ models, report }) => {
-  for (const ct of models.contentTypes) {
-    const json = ct.json;
-    if (!isLocalizedType(json) || !isPlainObject(json)) continue;
-    if (json.kind !== undefined && json.kind !== 'collectionType' && json.kind !== 'singleType') continue;
-    for (const name of i18nAttributeNames) {
-      if (name in attributesOf(json)) report(ct, pointer('attributes', name), `${where(ct, 'content type', name)}: "${name}" is reserved in a localized type (the i18n plugin adds it)`);
-    }
-  }
   const file = models.locales;
   if (!file) return;
   const json = file.json;
