@@ -265,3 +265,47 @@ describe('GraphQL', () => {
     expect(locales.data.i18NLocales.data.map((e: any) => e.attributes.code)).toEqual(['en', 'fr', 'de']);
   });
 });
+
+describe('permissions', () => {
+  it('createLocalization is an action of its own, granted by permissions.json', async () => {
+    const target = (await ok(api.post('/api/pages', { data: { heading: 'Guarded', code: 'guarded' } }))).data.id;
+    const denied = await anonymous.post(`/api/pages/${target}/localizations`, { heading: 'Gardé', locale: 'fr' });
+    expect(denied.status).toBe(403);
+    const jwt = (await anonymous.post('/api/auth/local/register', { username: 'translator', email: 'translator@example.com', password: 'secret123' })).body.jwt;
+    const user = client(server.url, { authorization: `Bearer ${jwt}` });
+    const created = await user.post(`/api/pages/${target}/localizations`, { heading: 'Gardé', locale: 'fr' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect((await user.post('/api/pages', { data: { heading: 'No' } })).status).toBe(403);
+    const gql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `mutation { createPageLocalization(id: ${target}, data: { heading: "X" }, locale: "de") { data { id } } }` }),
+    }).then((r) => r.json() as Promise<any>);
+    expect(gql.errors[0].message).toBe('Forbidden access');
+  });
+});
+
+describe('create with data.localizations', () => {
+  it('joins the group of the entries named, both ways, with the group’s shared attributes', async () => {
+    const base = (await ok(api.post('/api/pages', { data: { heading: 'Base', code: 'base', views: 5, settings: { theme: 'dark' } } }))).data.id;
+    const joined = (await ok(api.post('/api/pages', { data: { heading: 'Basis', locale: 'de', localizations: [base] } }))).data.id;
+    const read = await ok(api.get(`/api/pages/${base}?populate[localizations][fields][0]=locale&populate[localizations][fields][1]=views`));
+    expect(read.data.attributes.localizations.data).toEqual([{ id: joined, attributes: { locale: 'de', views: 5 } }]);
+    const back = await ok(api.get(`/api/pages/${joined}?populate[localizations][fields][0]=locale&populate[settings]=*`));
+    expect(back.data.attributes.localizations.data.map((e: any) => e.id)).toEqual([base]);
+    expect(back.data.attributes.settings.theme).toBe('dark');
+    const filtered = await ok(api.get(`/api/pages/${base}?populate[localizations][filters][locale][$eq]=fr`));
+    expect(filtered.data.attributes.localizations.data).toEqual([]);
+  });
+});
+
+describe('odd locale parameters', () => {
+  it('answer 200 or 400, never 500', async () => {
+    for (const q of ['locale[0]=fr', 'locale=', 'locale[$eq]=fr', 'locale=%00']) {
+      const res = await api.get(`/api/pages?${q}`);
+      expect([200, 400], `${q}: ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
+    }
+    const single = await api.get('/api/global?locale[0]=fr');
+    expect([200, 400, 404]).toContain(single.status);
+  });
+});

@@ -273,16 +273,22 @@ export class LocalizedEntityService extends EntityService {
     }
   }
 
-  /** A component or zone value for another entry: its instances (top level) get ids of their own. */
+  /** A component or zone value for another entry: every instance, nested ones too, gets an id of its own. */
   private async withNewIds(db: Database, field: FieldMeta, value: unknown): Promise<unknown> {
     if (value === null || value === undefined) return null;
     const copy = JSON.parse(typeof value === 'string' ? value : JSON.stringify(value)) as unknown;
-    const instances = (Array.isArray(copy) ? copy : [copy]) as Json[];
-    for (const instance of instances) {
-      const uid = field.kind === 'component' ? field.component : (instance.__component as string);
-      if (!uid || !this.options.registry.components.has(uid)) continue;
-      instance.id = await reserveComponentIds(db, this.options.registry, uid, 1);
-    }
+    const renumber = async (uid: string | undefined, node: unknown): Promise<void> => {
+      for (const instance of (Array.isArray(node) ? node : [node]) as Json[]) {
+        if (instance === null || typeof instance !== 'object') continue;
+        const component = this.options.registry.components.get(uid ?? (instance.__component as string));
+        if (!component) continue;
+        instance.id = await reserveComponentIds(db, this.options.registry, component.uid, 1);
+        for (const nested of Object.values(component.fields)) {
+          if (nested.kind === 'component' && instance[nested.name] != null) await renumber(nested.component, instance[nested.name]);
+        }
+      }
+    };
+    await renumber(field.kind === 'component' ? field.component : undefined, copy);
     return copy;
   }
 
