@@ -309,3 +309,24 @@ describe('odd locale parameters', () => {
     expect([200, 400, 404]).toContain(single.status);
   });
 });
+
+describe('openapi.json', () => {
+  it('documents the locale parameter, the localization routes and the locales list, and stays valid', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const { readFile } = await import('node:fs/promises');
+    const path = await import('node:path');
+    const document = JSON.parse(await readFile(path.join(built.dir, 'openapi.json'), 'utf8'));
+    const result = await new Validator().validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(document.paths['/api/i18n/locales'].get.operationId).toBe('listLocales');
+    expect(document.paths['/api/pages/{id}/localizations'].post.operationId).toBe('createLocalizationPage');
+    expect(document.paths['/api/global/localizations'].post.operationId).toBe('createLocalizationGlobal');
+    expect(document.paths['/api/pages'].get.parameters).toContainEqual({ $ref: '#/components/parameters/locale' });
+    expect(document.components.parameters.locale.schema.enum).toEqual(['en', 'fr', 'de', 'all']);
+    for (const [template, methods] of [['/api/pages/1/localizations', 'POST'], ['/api/global/localizations', 'POST'], ['/api/i18n/locales', 'GET']] as const) {
+      const res = await fetch(`${server.url}${template}`, { method: 'PATCH', headers: adminHeaders });
+      expect(res.status, template).toBe(405);
+      expect(res.headers.get('allow'), template).toContain(methods);
+    }
+  });
+});
