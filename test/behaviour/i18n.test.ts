@@ -330,3 +330,16 @@ describe('openapi.json', () => {
     }
   });
 });
+
+describe('concurrency', () => {
+  it('two localizations of one entry in the same locale at once: one is created, the other answers locale is already used', async () => {
+    const source = (await ok(api.post('/api/pages', { data: { heading: 'Race', code: 'race' } }))).data.id;
+    const answers = await Promise.all([0, 1, 2].map(() => api.post(`/api/pages/${source}/localizations`, { heading: 'Course', locale: 'fr' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const a of answers.filter((a) => a.status === 400)) expect(a.body.error.message).toBe('locale is already used');
+    const group = await ok(api.get(`/api/pages?locale=fr&publicationState=preview&filters[localizations][id][$eq]=${source}`));
+    expect(group.data).toHaveLength(1);
+    // populate=* includes localizations (live ones, as any relation of a list or find-one).
+    expect((await ok(api.get(`/api/pages/${source}?populate=*`))).data.attributes.localizations).toEqual({ data: [] });
+  });
+});

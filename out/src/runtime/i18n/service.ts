@@ -135,6 +135,8 @@ export class LocalizedEntityService extends EntityService {
       if (!('locale' in data)) throw new ApplicationError('locale is missing');
       if (typeof data.locale !== 'string' || !service.i18n.locales.some((l) => l.code === data.locale)) throw new ApplicationError('locale is invalid');
       const group = [source.id, ...(await service.siblingsOf(tx, source.id))];
+      // Concurrent localizations of one group run one after the other: each sees the locales the other took.
+      await lockRows(tx, service.meta, group);
       const locales = await service.localesOf(tx, group);
       if (locales.includes(data.locale)) throw new ApplicationError('locale is already used');
 
@@ -304,6 +306,19 @@ export class LocalizedEntityService extends EntityService {
     });
     return { ...flat(entry), localizations: siblings.data.map(flat) };
   }
+}
+
+/**
+ * Locks the rows of `ids` (in id order, so two writers never wait on each other) until the
+ * transaction ends, on PostgreSQL and MySQL/MariaDB; a SQLite write transaction already has
+ * the database to itself.
+ */
+async function lockRows(db: Database, meta: ContentTypeMeta, ids: readonly number[]): Promise<void> {
+  if (db.dialect === 'sqlite' || ids.length === 0) return;
+  const sql = new SqlBuilder(db.dialect);
+  const list = [...ids].sort((a, b) => a - b).map((id) => sql.param(id)).join(', ');
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} IN (${list}) ORDER BY ${sql.ident('id')} FOR UPDATE`);
+  await db.query(compiled.sql, compiled.params);
 }
 
 /** `body.data` when it is an object (else the base service answers its usual 400). */
