@@ -127,14 +127,16 @@ export class LocalizedEntityService extends EntityService {
   private async localize(tx: Database, id: unknown, body: unknown, access: Access | undefined): Promise<{ created: number; group: number[] }> {
     {
       const service = this;
-      const sourceId = id === null ? await service.singleId(tx, allLocales) : parseId(id);
+      // Concurrent localizations of one group run one after the other: the source's row is locked
+      // first, before any read (a MariaDB transaction reads the snapshot of its first read).
+      const sourceId = id === null ? await firstIdLocked(tx, service.meta, () => service.singleId(tx, allLocales)) : parseId(id);
+      if (sourceId !== null) await lockRows(tx, service.meta, [sourceId]);
       const source = sourceId === null ? null : await service.readOne(sourceId, {}, undefined, tx);
       if (!source) throw new NotFoundError();
       const data = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
       if (!('locale' in data)) throw new ApplicationError('locale is missing');
       if (typeof data.locale !== 'string' || !service.i18n.locales.some((l) => l.code === data.locale)) throw new ApplicationError('locale is invalid');
       const group = [source.id, ...(await service.siblingsOf(tx, source.id))];
-      // Concurrent localizations of one group run one after the other: each sees the locales the other took.
       await lockRows(tx, service.meta, group);
       const locales = await service.localesOf(tx, group);
       if (locales.includes(data.locale)) throw new ApplicationError('locale is already used');
@@ -318,6 +320,15 @@ async function lockRows(db: Database, meta: ContentTypeMeta, ids: readonly numbe
   const list = [...ids].sort((a, b) => a - b).map((id) => sql.param(id)).join(', ');
   const compiled = sql.finish(`SELECT ${sql.ident('id')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} IN (${list}) ORDER BY ${sql.ident('id')} FOR UPDATE`);
   await db.query(compiled.sql, compiled.params);
+}
+
+/** The first entry's id, read with a lock on PostgreSQL and MySQL/MariaDB. */
+async function firstIdLocked(db: Database, meta: ContentTypeMeta, unlocked: () => Promise<number | null>): Promise<number | null> {
+  if (db.dialect === 'sqlite') return unlocked();
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} ORDER BY ${sql.ident('id')} LIMIT 1 FOR UPDATE`);
+  const [row] = await db.query<{ id: unknown }>(compiled.sql, compiled.params);
+  return row ? Number(row.id) : null;
 }
 
 /** `body.data` when it is an object (else the base service answers its usual 400). */
