@@ -343,3 +343,23 @@ describe('concurrency', () => {
     expect((await ok(api.get(`/api/pages/${source}?populate=*`))).data.attributes.localizations).toEqual({ data: [] });
   });
 });
+
+describe('shared media', () => {
+  it('a shared media attribute is copied into a new localization and kept equal on every write', async () => {
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#224466' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('files', new Blob([Uint8Array.from(png)], { type: 'image/png' }), 'cover.png');
+    const upload = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: adminHeaders });
+    expect(upload.status).toBe(200);
+    const fileId = ((await upload.json()) as { id: number }[])[0]!.id;
+    const source = (await ok(api.post('/api/pages', { data: { heading: 'With cover', code: 'with-cover', cover: fileId } }))).data.id;
+    const copy = (await ok(api.post(`/api/pages/${source}/localizations`, { heading: 'Avec couverture', locale: 'fr' }))).id;
+    const coverOf = async (id: number) => (await ok(api.get(`/api/pages/${id}?populate=cover`))).data.attributes.cover.data?.id ?? null;
+    expect(await coverOf(copy)).toBe(fileId);
+    await ok(api.put(`/api/pages/${copy}`, { data: { cover: null } }));
+    expect([await coverOf(source), await coverOf(copy)]).toEqual([null, null]);
+    await ok(api.put(`/api/pages/${source}`, { data: { cover: fileId } }));
+    expect([await coverOf(source), await coverOf(copy)]).toEqual([fileId, fileId]);
+  });
+});
