@@ -143,7 +143,7 @@ export function buildApp(options: AppOptions): App {
     }
   }
   for (const route of options.upload?.routes ?? []) mount(route, undefined, 'upload');
-  for (const route of i18nRoutes(options.registry)) mount(route, undefined, 'i18n');
+  for (const route of i18nRoutes(options.registry, db)) mount(route, undefined, 'i18n');
 
   const log = options.log ?? ((err: unknown) => console.error(err));
   const graphql = createGraphqlPlugin({

@@ -125,36 +125,33 @@ export class LocalizedEntityService extends EntityService {
   }
 
   private async localize(tx: Database, id: unknown, body: unknown, access: Access | undefined): Promise<{ created: number; group: number[] }> {
-    {
-      const service = this;
-      // Concurrent localizations of one group run one after the other: the source's row is locked
-      // first, before any read (a MariaDB transaction reads the snapshot of its first read).
-      const sourceId = id === null ? await firstIdLocked(tx, service.meta, () => service.singleId(tx, allLocales)) : parseId(id);
-      if (sourceId !== null) await lockRows(tx, service.meta, [sourceId]);
-      const source = sourceId === null ? null : await service.readOne(sourceId, {}, undefined, tx);
-      if (!source) throw new NotFoundError();
-      const data = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
-      if (!('locale' in data)) throw new ApplicationError('locale is missing');
-      if (typeof data.locale !== 'string' || !service.i18n.locales.some((l) => l.code === data.locale)) throw new ApplicationError('locale is invalid');
-      const group = [source.id, ...(await service.siblingsOf(tx, source.id))];
-      await lockRows(tx, service.meta, group);
-      const locales = await service.localesOf(tx, group);
-      if (locales.includes(data.locale)) throw new ApplicationError('locale is already used');
+    // Concurrent localizations of one group run one after the other: the source's row is locked
+    // first, before any read (a MariaDB transaction reads the snapshot of its first read).
+    const sourceId = id === null ? await firstIdLocked(tx, this.meta, () => this.singleId(tx, allLocales)) : parseId(id);
+    if (sourceId !== null) await lockRows(tx, this.meta, [sourceId]);
+    const source = sourceId === null ? null : await this.readOne(sourceId, {}, undefined, tx);
+    if (!source) throw new NotFoundError();
+    const data = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
+    if (!('locale' in data)) throw new ApplicationError('locale is missing');
+    if (typeof data.locale !== 'string' || !this.i18n.locales.some((l) => l.code === data.locale)) throw new ApplicationError('locale is invalid');
+    const group = [source.id, ...(await this.siblingsOf(tx, source.id))];
+    await lockRows(tx, this.meta, group);
+    const locales = await this.localesOf(tx, group);
+    if (locales.includes(data.locale)) throw new ApplicationError('locale is already used');
 
-      const shared = new Set(service.meta.sharedAttributes ?? []);
-      // Shared scalars are copied before validation (a required one need not be sent again); the rest after the create.
-      const copied = Object.fromEntries(
-        Object.entries(source.attributes).filter(([name]) => shared.has(name) && service.meta.fields[name]?.kind === 'scalar' && !(name in data)),
-      );
-      const input: Json = { ...copied, ...withoutI18n(data), locale: data.locale };
-      if (service.meta.draftAndPublish && !('publishedAt' in data)) input.publishedAt = null;
-      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access);
-      await service.joinGroup(tx, created.id, group, data.locale);
-      const fromSource = [...shared].filter((name) => !(name in data) && service.meta.fields[name]?.kind !== 'scalar');
-      await service.copyShared(tx, source.id, [created.id], fromSource);
-      await service.copyShared(tx, created.id, group, Object.keys(withoutI18n(data)));
-      return { created: created.id, group };
-    }
+    const shared = new Set(this.meta.sharedAttributes ?? []);
+    // Shared scalars are copied before validation (a required one need not be sent again); the rest after the create.
+    const copied = Object.fromEntries(
+      Object.entries(source.attributes).filter(([name]) => shared.has(name) && this.meta.fields[name]?.kind === 'scalar' && !(name in data)),
+    );
+    const input: Json = { ...copied, ...withoutI18n(data), locale: data.locale };
+    if (this.meta.draftAndPublish && !('publishedAt' in data)) input.publishedAt = null;
+    const created = await EntityService.prototype.create.call(this, { data: input }, { fields: ['id'] }, access);
+    await this.joinGroup(tx, created.id, group, data.locale);
+    const fromSource = [...shared].filter((name) => !(name in data) && !(name in copied));
+    await this.copyShared(tx, source.id, [created.id], fromSource);
+    await this.copyShared(tx, created.id, group, Object.keys(withoutI18n(data)));
+    return { created: created.id, group };
   }
 
   /** A code of the configured locales, the default when absent; else Strapi's 400. */
@@ -357,8 +354,4 @@ function nullsAsJson(data: Json, columns: readonly FieldMeta[]): Json {
     out[key] = out[key] === null || out[key] === undefined ? DbNull : prismaJson(out[key]);
   }
   return out;
-}
-
-export function isLocalized(meta: ContentTypeMeta): boolean {
-  return meta.localized === true;
 }

@@ -46,22 +46,13 @@ export async function syncLocales(db: Database, registry: Registry): Promise<{ a
 }
 
 /** `GET /api/i18n/locales` (action `plugin::i18n.locales.listLocales`). */
-export function i18nRoutes(registry: Registry): Route[] {
+export function i18nRoutes(registry: Registry, db: Database): Route[] {
   const meta = registry.contentTypes.get(localeUid);
   if (!meta) return [];
-  return [
-    {
-      method: 'GET',
-      path: '/i18n/locales',
-      meta,
-      action: 'plugin::i18n.locales.listLocales',
-      handler: async (ctx) => listLocales(ctx.state.service.meta, registry, ctx.state.service),
-    },
-  ];
+  return [{ method: 'GET', path: '/i18n/locales', meta, action: 'plugin::i18n.locales.listLocales', handler: () => listLocales(db, meta, registry) }];
 }
 
-async function listLocales(meta: ContentTypeMeta, registry: Registry, service: { readonly meta: ContentTypeMeta }): Promise<unknown[]> {
-  const db = (service as unknown as { db: Database }).db;
+async function listLocales(db: Database, meta: ContentTypeMeta, registry: Registry): Promise<unknown[]> {
   const rows: LocaleRow[] = await db.prisma[meta.delegate].findMany({ orderBy: { id: 'asc' } });
   const { defaultLocale } = i18nOf(registry);
   return rows.map((row) => ({ id: row.id, name: row.name, code: row.code, createdAt: row.createdAt, updatedAt: row.updatedAt, isDefault: row.code === defaultLocale }));
