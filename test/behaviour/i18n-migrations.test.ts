@@ -82,4 +82,29 @@ describe('localizing a type', () => {
     const accepted = contentgen('--accept-data-loss');
     expect(accepted.status, accepted.stderr).toBe(0);
   }, 300_000);
+
+  it('a changed locales.json is synced into the locales table at the next start', async () => {
+    await writeFile(
+      path.join(models, 'locales.json'),
+      JSON.stringify({ defaultLocale: 'fr', locales: [{ code: 'en', name: 'English' }, { code: 'fr', name: 'French (fr)' }, { code: 'pt-BR', name: 'Portuguese (Brazil)' }] }),
+    );
+    const built_ = contentgen('--accept-data-loss');
+    expect(built_.status, built_.stderr).toBe(0);
+    prismaGenerate();
+    const server = await startServer(built.dir);
+    try {
+      const locales = await client(server.url).get('/api/i18n/locales');
+      expect(locales.body.map((l: any) => [l.code, l.name, l.isDefault])).toEqual([
+        ['en', 'English', false],
+        ['fr', 'French (fr)', true],
+        ['pt-BR', 'Portuguese (Brazil)', false],
+      ]);
+      expect(server.output()).toContain('i18n: locales synced (added pt-BR; removed de)');
+      // GraphQL's i18NLocales answers a role granted listLocales.
+      const gql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ i18NLocales { data { attributes { code } } } }' }) });
+      expect(((await gql.json()) as any).data.i18NLocales.data.map((e: any) => e.attributes.code)).toEqual(['en', 'fr', 'pt-BR']);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
 });

@@ -24,25 +24,32 @@ export async function syncLocales(db: Database, registry: Registry): Promise<{ a
   const meta = registry.contentTypes.get(localeUid);
   if (!meta) return { added: [], removed: [] };
   const { locales } = i18nOf(registry);
-  return db.transaction(async (tx) => {
-    const delegate = tx.prisma[meta.delegate];
-    const stored: LocaleRow[] = await delegate.findMany({ orderBy: { id: 'asc' } });
-    const wanted = new Map(locales.map((l) => [l.code, l.name]));
-    const removed = stored.filter((row) => !wanted.has(row.code ?? ''));
-    if (removed.length) await delegate.deleteMany({ where: { id: { in: removed.map((r) => r.id) } } });
-    const now = new Date();
-    const added: string[] = [];
-    for (const locale of locales) {
-      const row = stored.find((r) => r.code === locale.code);
-      if (!row) {
-        await delegate.create({ data: { code: locale.code, name: locale.name, createdAt: now, updatedAt: now } });
-        added.push(locale.code);
-      } else if (row.name !== locale.name) {
-        await delegate.update({ where: { id: row.id }, data: { name: locale.name, updatedAt: now } });
-      }
+  // No transaction: each statement stands alone, so that a row another process wrote first
+  // (a unique violation) is skipped rather than aborting the rest.
+  const delegate = db.prisma[meta.delegate];
+  const stored: LocaleRow[] = await delegate.findMany({ orderBy: { id: 'asc' } });
+  const wanted = new Map(locales.map((l) => [l.code, l.name]));
+  const removed = stored.filter((row) => !wanted.has(row.code ?? ''));
+  if (removed.length) await delegate.deleteMany({ where: { id: { in: removed.map((r) => r.id) } } });
+  const now = new Date();
+  const added: string[] = [];
+  for (const locale of locales) {
+    const row = stored.find((r) => r.code === locale.code);
+    if (!row) {
+      // Another process starting on the same database may have written it first.
+      const written = await delegate
+        .create({ data: { code: locale.code, name: locale.name, createdAt: now, updatedAt: now }, select: { id: true } })
+        .then(() => true)
+        .catch((err: { code?: string }) => {
+          if (err?.code === 'P2002') return false;
+          throw err;
+        });
+      if (written) added.push(locale.code);
+    } else if (row.name !== locale.name) {
+      await delegate.update({ where: { id: row.id }, data: { name: locale.name, updatedAt: now } });
     }
-    return { added, removed: removed.map((r) => r.code ?? '') };
-  });
+  }
+  return { added, removed: removed.map((r) => r.code ?? '') };
 }
 
 /** `GET /api/i18n/locales` (action `plugin::i18n.locales.listLocales`). */
