@@ -266,6 +266,24 @@ describe('GraphQL', () => {
   });
 });
 
+describe('GraphQL single type per locale', () => {
+  async function gql(query: string) {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...adminHeaders }, body: JSON.stringify({ query }) });
+    return (await res.json()) as any;
+  }
+
+  it('updateX(locale) of a locale with no entry is refused (Strapi silently creates a default-locale entry); deleteX(locale) deletes that one', async () => {
+    const refused = await gql('mutation { updateGlobal(data: { siteName: "Seite" }, locale: "de") { data { id } } }');
+    expect(refused.errors[0].message).toBe('singleType.alreadyExists');
+    const before = await ok(api.get('/api/global?locale=all'));
+    const deleted = await gql('mutation { deleteGlobal(locale: "fr") { data { attributes { locale } } } }');
+    expect(deleted.data.deleteGlobal.data.attributes.locale).toBe('fr');
+    expect((await ok(api.get('/api/global'))).data.id).toBe(before.data.id);
+    const none = await gql('mutation { deleteGlobal(locale: "fr") { data { id } } }');
+    expect(none.data.deleteGlobal.data).toBeNull();
+  });
+});
+
 describe('permissions', () => {
   it('createLocalization is an action of its own, granted by permissions.json', async () => {
     const target = (await ok(api.post('/api/pages', { data: { heading: 'Guarded', code: 'guarded' } }))).data.id;
