@@ -15,6 +15,7 @@ import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta
 import { EntityService, parseId, type Access, type FindResult } from '../entity/service.js';
 import { rethrowUniqueViolation } from '../entity/unique.js';
 import { reserveComponentIds } from '../entity/component-ids.js';
+import { recordEntryEvents } from '../webhooks/index.js';
 import { SqlBuilder } from '../query/sql.js';
 import type { Entry } from '../rest/transform.js';
 
@@ -59,7 +60,7 @@ export class LocalizedEntityService extends EntityService {
     const locale = this.validLocale(data.locale);
     const group = data.localizations;
     const input = { ...withoutI18n(data), locale };
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
       const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access);
       if (group !== undefined && group !== null) {
@@ -68,21 +69,21 @@ export class LocalizedEntityService extends EntityService {
         await service.shareWithGroup(tx, created.id, ids, Object.keys(input));
       }
       return (await service.readOne(created.id, query, access, tx))!;
-    });
+    }));
   }
 
   override update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
     const data = dataOf(body);
     if (!data) return super.update(id, body, query, access);
     const input = withoutI18n(data);
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
       const entry = await EntityService.prototype.update.call(service, id, { data: input }, query, access);
       const siblings = await service.siblingsOf(tx, entry.id);
       await service.copyShared(tx, entry.id, siblings, Object.keys(input));
       // The answer was read before the copy: only the siblings changed since.
       return entry;
-    });
+    }));
   }
 
   override async upsertSingle(body: unknown, query: Query, access?: Access): Promise<Entry> {
@@ -108,20 +109,20 @@ export class LocalizedEntityService extends EntityService {
    * draft unless `publishedAt` is sent. Answers the bare entry with its `localizations`.
    */
   async createLocalization(id: unknown, body: unknown, access?: Access): Promise<Json> {
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
       const { created, group } = await service.localize(tx, id, body, access);
       return service.bareEntry(tx, created, group);
-    });
+    }));
   }
 
   /** createLocalization answering the new entry read with `query` (GraphQL's `createXLocalization`). */
   async createLocalizationEntry(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
-    return this.db.transaction(async (tx) => {
+    return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
       const { created } = await service.localize(tx, id, body, access);
       return (await service.readOne(created, query, access, tx))!;
-    });
+    }));
   }
 
   private async localize(tx: Database, id: unknown, body: unknown, access: Access | undefined): Promise<{ created: number; group: number[] }> {
@@ -239,6 +240,15 @@ export class LocalizedEntityService extends EntityService {
   async copyShared(db: Database, from: number, to: readonly number[], names: readonly string[]): Promise<void> {
     const fields = (this.meta.sharedAttributes ?? []).filter((name) => names.includes(name)).map((name) => this.meta.fields[name]!);
     if (fields.length === 0 || to.length === 0) return;
+    await this.copySharedFields(db, from, to, fields);
+    // Each sibling written is an update, as Strapi's entity service writes them (webhooks).
+    for (const target of to) {
+      const published = this.meta.draftAndPublish ? (await this.delegate(db).findUnique({ where: { id: target }, select: { publishedAt: true } }))?.publishedAt != null : false;
+      await recordEntryEvents(this.options.events, db, this.meta, 'update', () => this.readOne(target, {}, undefined, db), published);
+    }
+  }
+
+  private async copySharedFields(db: Database, from: number, to: readonly number[], fields: readonly FieldMeta[]): Promise<void> {
     const columns = fields.filter((f) => f.kind === 'scalar' || f.kind === 'component' || f.kind === 'dynamiczone');
     if (columns.length > 0) {
       const select = Object.fromEntries(columns.map((f) => [f.kind === 'scalar' ? f.prismaField : f.name, true]));
