@@ -151,7 +151,7 @@ export class LocalizedEntityService extends EntityService {
     const created = await EntityService.prototype.create.call(this, { data: input }, { fields: ['id'] }, access);
     await this.joinGroup(tx, created.id, group, data.locale);
     const fromSource = [...shared].filter((name) => !(name in data) && !(name in copied));
-    await this.copyShared(tx, source.id, [created.id], fromSource);
+    await this.copyShared(tx, source.id, [created.id], fromSource, false);
     await this.copyShared(tx, created.id, group, Object.keys(withoutI18n(data)));
     return { created: created.id, group };
   }
@@ -230,7 +230,7 @@ export class LocalizedEntityService extends EntityService {
     const members = group.filter((g) => g !== id);
     if (members.length === 0) return;
     const shared = this.meta.sharedAttributes ?? [];
-    await this.copyShared(db, members[0]!, [id], shared.filter((name) => !written.includes(name)));
+    await this.copyShared(db, members[0]!, [id], shared.filter((name) => !written.includes(name)), false);
     await this.copyShared(db, id, members, written);
   }
 
@@ -238,11 +238,13 @@ export class LocalizedEntityService extends EntityService {
    * Copies the shared attributes among `names` from entry `from` to the entries `to`:
    * columns as stored, components with new instance ids, media links row for row.
    */
-  async copyShared(db: Database, from: number, to: readonly number[], names: readonly string[]): Promise<void> {
+  async copyShared(db: Database, from: number, to: readonly number[], names: readonly string[], announce = true): Promise<void> {
     const fields = (this.meta.sharedAttributes ?? []).filter((name) => names.includes(name)).map((name) => this.meta.fields[name]!);
     if (fields.length === 0 || to.length === 0) return;
     await this.copySharedFields(db, from, to, fields);
-    // Each sibling written is an update, as Strapi's entity service writes them (webhooks).
+    // Each sibling written is an update, as Strapi's entity service writes them (webhooks); an
+    // entry being created is not (its create carries what it was given).
+    if (!announce) return;
     for (const target of to) {
       const published = this.meta.draftAndPublish ? (await this.delegate(db).findUnique({ where: { id: target }, select: { publishedAt: true } }))?.publishedAt != null : false;
       await recordEntryEvents(this.options.events, db, this.meta, 'update', () => this.readOne(target, {}, undefined, db), published);
