@@ -9,7 +9,7 @@ import { generate } from '../generator/pipeline.js';
 import { fixturesDir, modelsOf, repoRoot } from './helpers/paths.js';
 import { bannerText } from '../generator/write/banner.js';
 
-const fixtures = ['blog', 'edge'];
+const fixtures = ['blog', 'edge', 'i18n'];
 const update = process.env.UPDATE_GOLDEN === '1';
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {

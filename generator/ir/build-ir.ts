@@ -18,6 +18,7 @@ import {
   reservedPrismaModelNames,
   snakeCase,
 } from './names.js';
+import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
 import { internalModels, internalTables } from './plugins.js';
 import { resolveRelations, type RelationResolution } from './relations.js';
 import type {
@@ -36,7 +37,9 @@ import type {
 
 type Json = Record<string, any>;
 
-export function buildIr(models: LoadedModels, provider: Provider): import('./types.js').Schema {
+export function buildIr(loaded: LoadedModels, provider: Provider): import('./types.js').Schema {
+  // The i18n plugin's attributes are the models' own from here on (relations, links, names).
+  const models = withI18nAttributes(loaded);
   const { names, prisma } = contentTypeNameTable(models.contentTypes);
   const context: BuildContext = {
     names,
@@ -50,7 +53,7 @@ export function buildIr(models: LoadedModels, provider: Provider): import('./typ
   const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const components = models.components.map((c) => buildComponent(c, componentNames.get(c.uid)!, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => context.names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
-  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions };
+  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions, i18n: i18nSettings(models.locales) };
 }
 
 type NameTable = ReadonlyMap<string, ContentTypeNames>;
@@ -181,13 +184,21 @@ function buildContentType(raw: RawContentType, context: BuildContext): ContentTy
   const options = (json.options ?? {}) as Json;
   const draftAndPublish = options.draftAndPublish === true;
   const privateNames = new Set<string>(Array.isArray(options.privateAttributes) ? options.privateAttributes : []);
-  const declared = buildAttributes(json.attributes as Json, privateNames, context, raw.uid);
-  const attributes: Attribute[] = [
-    builtIn('id', 'integer', 0, { required: true, unique: true }),
-    ...declared.map((a) => ({ ...a, index: a.index + 1 })),
+  const all = buildAttributes(json.attributes as Json, privateNames, context, raw.uid);
+  const localized = isLocalizedType(json);
+  // The i18n plugin's attributes come last, after the timestamps, as Strapi adds them.
+  const declared = localized ? all.filter((a) => !i18nAttributeNames.includes(a.name)) : all;
+  const i18n = localized ? all.filter((a) => i18nAttributeNames.includes(a.name)) : [];
+  const timestamps = [
     builtIn('createdAt', 'datetime', declared.length + 1),
     builtIn('updatedAt', 'datetime', declared.length + 2),
     ...(draftAndPublish ? [builtIn('publishedAt', 'datetime', declared.length + 3, { writable: true })] : []),
+  ];
+  const attributes: Attribute[] = [
+    builtIn('id', 'integer', 0, { required: true, unique: true }),
+    ...declared.map((a) => ({ ...a, index: a.index + 1 })),
+    ...timestamps,
+    ...i18n.map((a, i) => ({ ...a, index: declared.length + timestamps.length + 1 + i })),
   ];
   return {
     uid: raw.uid,
@@ -200,6 +211,7 @@ function buildContentType(raw: RawContentType, context: BuildContext): ContentTy
     draftAndPublish,
     populateCreatorFields: options.populateCreatorFields === true,
     attributes,
+    ...(localized ? { localized: true, sharedAttributes: sharedAttributeNames(json) } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import { i18nActions, localeContentType, localeUid } from './i18n.js';
+
 /**
  * Content types that plugins bring, in Strapi's own schema format, so they go through the
  * same validation, IR and emitters as the user's models: the users-permissions user, role
@@ -9,7 +11,7 @@
  */
 export interface PluginContentType {
   readonly uid: string;
-  readonly plugin: 'users-permissions' | 'upload';
+  readonly plugin: 'users-permissions' | 'upload' | 'i18n';
   readonly json: Record<string, unknown>;
 }
 
@@ -63,6 +65,8 @@ export const pluginContentTypes: readonly PluginContentType[] = [
       },
     },
   },
+  // The i18n plugin's locales (ir/i18n.ts), between the upload and users-permissions types as in Strapi.
+  { uid: localeUid, plugin: 'i18n', json: localeContentType },
   {
     uid: 'plugin::users-permissions.permission',
     plugin: 'users-permissions',
@@ -140,6 +144,7 @@ export const uploadActions: readonly string[] = ['find', 'findOne', 'destroy', '
 export const pluginActions: readonly string[] = [
   ...Object.entries(usersPermissionsActions).flatMap(([controller, actions]) => actions.map((a) => `plugin::users-permissions.${controller}.${a}`)),
   ...uploadActions.map((a) => `plugin::upload.content-api.${a}`),
+  ...i18nActions,
 ];
 
 /**

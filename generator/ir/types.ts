@@ -3,6 +3,7 @@
  * validated models; never mutated afterwards (ReadonlyDeep by convention: all members readonly).
  */
 import type { Provider } from './scalars.js';
+import type { I18nSettings } from './i18n.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
 export type { ScalarType, RelationKind, Provider };
@@ -152,8 +153,12 @@ export interface ContentType {
   readonly names: ContentTypeNames;
   readonly draftAndPublish: boolean;
   readonly populateCreatorFields: boolean;
-  /** id, the model's attributes in declared order, then createdAt, updatedAt, publishedAt. */
+  /** id, the model's attributes in declared order, then createdAt, updatedAt, publishedAt (then localizations, locale). */
   readonly attributes: readonly Attribute[];
+  /** `pluginOptions.i18n.localized`: a row per locale, `locale` and `localizations` attributes (ir/i18n.ts). */
+  readonly localized?: true;
+  /** Of a localized type: the attributes its localizations share, kept equal across them. */
+  readonly sharedAttributes?: readonly string[];
 }
 
 export interface ComponentNames {
@@ -192,4 +197,6 @@ export interface Schema {
   readonly provider: Provider;
   /** Custom route actions by content type uid (src/api/<name>.ts), in the policy table. */
   readonly customActions: Readonly<Record<string, readonly string[]>>;
+  /** The i18n plugin's locales (locales.json, or English alone). */
+  readonly i18n: I18nSettings;
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { ModelError } from '../validate/model-error.js';
 import { pluginContentTypes } from '../ir/plugins.js';
 import { customFieldsFile } from '../ir/custom-fields.js';
+import { localesFile } from '../ir/i18n.js';
 
 export interface RawFile {
   /** Path relative to the models folder, with forward slashes. */
@@ -39,6 +40,8 @@ export interface LoadedModels {
   readonly permissions?: RawFile;
   /** customFields.json: custom field uid → the type it stores. */
   readonly customFields?: RawFile;
+  /** locales.json: the i18n plugin's locales and default locale (ir/i18n.ts). */
+  readonly locales?: RawFile;
   readonly errors: readonly ModelError[];
   /** Custom route actions of the output folder's src/api/ files, by content type uid (load-user-code.ts). */
   readonly customActions?: ReadonlyMap<string, readonly string[]>;
@@ -76,7 +79,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
     }
   }
   for (const entry of await sortedEntries(root)) {
-    if (!entry.endsWith('.json') || entry === 'permissions.json' || entry === customFieldsFile) continue;
+    if (!entry.endsWith('.json') || entry === 'permissions.json' || entry === customFieldsFile || entry === localesFile) continue;
     if (!(await isFile(path.join(root, entry)))) continue;
     const name = entry.slice(0, -'.json'.length);
     const raw = await read(entry);
@@ -111,6 +114,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
 
   const permissions = (await isFile(path.join(root, 'permissions.json'))) ? await read('permissions.json') : undefined;
   const customFields = (await isFile(path.join(root, customFieldsFile))) ? await read(customFieldsFile) : undefined;
+  const locales = (await isFile(path.join(root, localesFile))) ? await read(localesFile) : undefined;
 
   if (!contentTypes.some((ct) => !ct.plugin) && errors.length === 0) {
     errors.push({
@@ -119,7 +123,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
       message: 'no content types found (expected api/<api>/content-types/<name>/schema.json or <name>.json files)',
     });
   }
-  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), errors };
+  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), ...(locales ? { locales } : {}), errors };
 }
 
 /** An extension adds attributes to the plugin's user model (or overrides them), keeping the rest. */

@@ -10,6 +10,7 @@ import { prismaSchemaPath } from '../emit/prisma/schema.js';
 import type { FileMap } from '../emit/file-map.js';
 import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
+import { localeBackfill } from './i18n.js';
 import { findDataLoss, describe } from './data-loss.js';
 import { diffSchemas } from './diff.js';
 import { droppedComponents, planRenames, type Rename } from './renames.js';
@@ -65,7 +66,7 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
   const componentLosses = rename?.previous ? droppedComponents(rename.previous, rename.ir, rename.renames) : [];
   if (previous === next && !renames?.sql && componentLosses.length === 0) return { dataLoss: [], errors: [] };
   const from = renames?.previousSchema ?? previous;
-  const sql = `${renames?.sql ?? ''}${previous === next && !renames ? '' : await diffSchemas({ provider, from, to: next })}`;
+  const sql = `${renames?.sql ?? ''}${previous === next && !renames ? '' : await diffSchemas({ provider, from, to: next })}${rename ? localeBackfill(rename.ir, from, provider) : ''}`;
   if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };
 
   const losses = [...findDataLoss(from, next).map(describe), ...componentLosses];

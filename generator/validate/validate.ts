@@ -8,6 +8,7 @@ import type { ModelError } from './model-error.js';
 import { attributesRule, customFieldsRule } from './rules/attributes.js';
 import { contentTypeShapeRule } from './rules/content-type-shape.js';
 import { graphqlNamesRule } from './rules/graphql-names.js';
+import { localesRule } from './rules/locales.js';
 import { permissionsRule } from './rules/permissions.js';
 import { referencesRule } from './rules/references.js';
 import { uniqueNamesRule } from './rules/unique-names.js';
@@ -28,6 +29,8 @@ export const modelRules: readonly ValidationRule[] = [
   graphqlNamesRule,
   // permissions.json names real types and actions
   permissionsRule,
+  // locales.json and the localized types (i18n)
+  localesRule,
 ];
 
 export function validateModels(models: LoadedModels, rules: readonly ValidationRule[] = modelRules): ModelError[] {

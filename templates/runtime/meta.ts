@@ -161,8 +161,14 @@ export interface ContentTypeMeta {
   readonly draftAndPublish: boolean;
   readonly populateCreatorFields: boolean;
   /**
+   * Localized (i18n): an entry per locale, with `locale` and `localizations` fields
+   * (i18n/service.ts); `sharedAttributes` are kept equal across an entry's localizations.
+   */
+  readonly localized?: boolean;
+  readonly sharedAttributes?: readonly string[];
+  /**
    * Every field in declaration order: `id` first, then the model's attributes, then
-   * createdAt, updatedAt and (with draft & publish) publishedAt.
+   * createdAt, updatedAt and (with draft & publish) publishedAt (then localizations, locale).
    */
   readonly fields: Readonly<Record<string, FieldMeta>>;
 }
@@ -178,6 +184,14 @@ export interface ComponentMeta {
 export interface Registry {
   readonly contentTypes: ReadonlyMap<string, ContentTypeMeta>;
   readonly components: ReadonlyMap<string, ComponentMeta>;
+  /** The i18n plugin's locales (locales.json); absent: English alone, as a fresh Strapi. */
+  readonly i18n?: I18nSettings;
+}
+
+/** The locales entries may be written in, and the one lists default to. */
+export interface I18nSettings {
+  readonly defaultLocale: string;
+  readonly locales: readonly { readonly code: string; readonly name: string }[];
 }
 
 /** Field types that `fields=` may select and that are returned by default. */

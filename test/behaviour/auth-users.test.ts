@@ -393,7 +393,7 @@ describe('roles and permissions', () => {
 
   it('GET /api/users-permissions/permissions: every action, none enabled', async () => {
     const res = record(await admin.get('/api/users-permissions/permissions'));
-    expect(Object.keys(res.body.permissions)).toEqual(['api::article', 'api::author', 'api::category', 'api::global', 'api::tag', 'plugin::upload', 'plugin::users-permissions']);
+    expect(Object.keys(res.body.permissions)).toEqual(['api::article', 'api::author', 'api::category', 'api::global', 'api::tag', 'plugin::upload', 'plugin::i18n', 'plugin::users-permissions']);
     expect(Object.keys(res.body.permissions['plugin::users-permissions'].controllers)).toEqual(['auth', 'user', 'role', 'permissions']);
     const flags = JSON.stringify(res.body).match(/"enabled":(true|false)/g)!;
     expect(new Set(flags)).toEqual(new Set(['"enabled":false']));

@@ -39,7 +39,7 @@ async function edit(file: string, change: (json: any) => void): Promise<void> {
 describe('the change report', () => {
   it('starts with the first build, and an unchanged rebuild writes nothing', async () => {
     expect((await build()).code).toBe(0);
-    expect(await report()).toContain('No earlier build to compare with: 10 content types');
+    expect(await report()).toContain('No earlier build to compare with: 11 content types');
     const summary = JSON.parse(await readFile(path.join(out, '.contentgen/model.json'), 'utf8'));
     expect(summary.contentTypes['api::article.article']).toMatchObject({ kind: 'collectionType', route: '/articles' });
     expect(summary.contentTypes['api::article.article'].attributes.title).toEqual({ type: 'string', required: true });

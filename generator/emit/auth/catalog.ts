@@ -5,6 +5,7 @@
  */
 import { uploadActions, usersPermissionsActions } from '../../ir/plugins.js';
 import type { ContentType, Schema } from '../../ir/types.js';
+import { createLocalizationAction } from '../../ir/i18n.js';
 
 export { uploadActions, usersPermissionsActions };
 
@@ -36,9 +37,11 @@ export function actionCatalog(ir: Schema): ActionCatalog {
   apis.sort((a, b) => compare(a.api, b.api) || compare(a.controller, b.controller));
   for (const { ct, api, controller } of apis) {
     const custom = (ir.customActions[ct.uid] ?? []).filter((a) => !collectionActions.includes(a));
-    (catalog[api] ??= {})[controller] = [...(ct.kind === 'singleType' ? singleActions : collectionActions), ...custom];
+    const i18n = ct.localized ? [createLocalizationAction] : [];
+    (catalog[api] ??= {})[controller] = [...(ct.kind === 'singleType' ? singleActions : collectionActions), ...i18n, ...custom.filter((a) => !i18n.includes(a))];
   }
   catalog['plugin::upload'] = { 'content-api': [...uploadActions] };
+  catalog['plugin::i18n'] = { locales: ['listLocales'] };
   catalog[upPrefix] = Object.fromEntries(Object.entries(usersPermissionsActions).map(([c, actions]) => [c, [...actions]]));
   return catalog;
 }

@@ -13,6 +13,7 @@
 import type { Attribute, Component, ContentType, ScalarAttribute, Schema } from '../../ir/types.js';
 import type { UserCodeInputs } from '../../load/load-user-code.js';
 import { FileMap } from '../file-map.js';
+import { addI18nPaths, i18nParameters } from './i18n.js';
 
 export const openapiPath = 'openapi.json';
 
@@ -63,6 +64,7 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
     schemas.UploadFileObject = plainEntrySchema(byUid.get(fileUid)!, context);
     Object.assign(paths, uploadPaths());
   }
+  addI18nPaths(ir, paths, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -77,7 +79,7 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A JWT from /api/auth/local or /api/auth/local/register, or an API token (npm run token).' },
       },
-      parameters: queryParameters(),
+      parameters: { ...queryParameters(), ...i18nParameters(ir) },
       responses: errorResponses(),
       schemas: Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]])),
     },

@@ -85,6 +85,8 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   // slower there): SQLite only.
   const indexPublishedAt = ir.provider === 'sqlite' && ct.draftAndPublish && ct.attributes.some((a) => a.kind === 'scalar' && a.name === 'publishedAt');
   const blockAttributes = indexPublishedAt ? ['@@index([publishedAt])'] : [];
+  // Every list of a localized type filters on its locale (the default one when none is asked).
+  if (ct.localized) blockAttributes.push('@@index([locale])');
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
 }
 
@@ -128,7 +130,9 @@ function linkModel(l: LinkTable): PrismaModel {
   const targetField = names.claim(camelCase(link.targetColumn).replace(/Id$/, ''));
   const blockAttributes: string[] = [];
   const unique = (...fields: string[]) => blockAttributes.push(`@@unique([${fields.join(', ')}])`);
-  switch (l.relation) {
+  // An entry's localizations link it to each of its other localizations, which link back (i18n).
+  const localizations = l.owner.localized === true && l.attribute === 'localizations' && l.target.uid === l.owner.uid;
+  switch (localizations ? 'manyToMany' : l.relation) {
     case 'oneToOne':
       unique(ownerId);
       if (l.twoWay) unique(targetId);

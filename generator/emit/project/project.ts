@@ -40,7 +40,10 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
           ct.kind === 'singleType'
             ? `\`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}\``
             : `\`GET\` \`POST\` \`/api/${ct.names.route}\`, \`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}/:id\``,
+        // The i18n plugin's route of a localized type.
+        localizations: ct.localized ? `\`POST\` \`/api/${ct.names.route}${ct.kind === 'singleType' ? '' : '/:id'}/localizations\`` : undefined,
       })),
+      i18n: ir.contentTypes.some((ct) => ct.localized) ? { locales: ir.i18n.locales.map((l) => `\`${l.code}\``).join(', '), defaultLocale: ir.i18n.defaultLocale } : undefined,
     }),
   );
   files.add('src/config.ts', render('user/config.ts.hbs', view), 'user');

@@ -73,6 +73,7 @@ export function emitContentTypes(ir: Schema): FileMap {
     render('rest/index.ts.hbs', {
       types: ir.contentTypes.map((ct) => ({ camel: ct.names.camel, file: ct.names.file, routes: !ct.plugin })),
       components: ir.components.map((c) => ({ ident: naming.component(c.uid).value, file: c.names.file })),
+      i18n: tsLiteral(ir.i18n),
     }),
   );
   return files;
@@ -302,8 +303,19 @@ export function contentTypeMeta(ct: ContentType) {
     delegate: ct.names.delegate,
     draftAndPublish: ct.draftAndPublish,
     populateCreatorFields: ct.populateCreatorFields,
-    fields: Object.fromEntries([...ct.attributes.map((a) => [a.name, fieldMeta(a)]), ...(ct.populateCreatorFields ? creatorFields : [])]),
+    ...(ct.localized ? { localized: true, sharedAttributes: ct.sharedAttributes ?? [] } : {}),
+    fields: Object.fromEntries([...ct.attributes.map((a) => [a.name, localizedFieldMeta(ct, a)]), ...(ct.populateCreatorFields ? creatorFields : [])]),
   };
+}
+
+/**
+ * An entry's `localizations` link it to every other localization of it, both ways: the
+ * oneToMany's targets are not exclusive (i18n/localizations.ts keeps the group whole).
+ */
+function localizedFieldMeta(ct: ContentType, a: Attribute): FieldMeta {
+  const meta = fieldMeta(a);
+  if (ct.localized && a.name === 'localizations' && meta.kind === 'relation' && meta.link) return { ...meta, link: { ...meta.link, targetExclusive: false } };
+  return meta;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { pluginActions } from '../../ir/plugins.js';
+import { createLocalizationAction, isLocalizedType } from '../../ir/i18n.js';
 import { didYouMean } from '../model-error.js';
 import { isPlainObject, pointer, type ValidationRule } from '../context.js';
 
@@ -40,7 +41,8 @@ export const permissionsRule: ValidationRule = ({ models, report }) => {
       const [, uid, verb] = match as unknown as [string, string, string];
       if (!uids.includes(uid)) report(file, at, `role "${role}": unknown content type "${uid}" in "${action}".${didYouMean(uid, uids)}`);
       const custom = models.customActions?.get(uid) ?? [];
-      const known = [...contentActions, ...custom];
+      const localized = isLocalizedType(models.contentTypes.find((ct) => ct.uid === uid)?.json);
+      const known = [...contentActions, ...(localized ? [createLocalizationAction] : []), ...custom];
       if (!known.includes(verb)) {
         const customNote = custom.length ? '' : `, or a custom route's handler declared in src/api`;
         report(file, at, `role "${role}": unknown action "${verb}" in "${action}" (one of ${known.join(', ')}${customNote}).${didYouMean(verb, known)}`);

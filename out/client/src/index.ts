@@ -25,6 +25,7 @@ import type { AuthorAttributes, AuthorInput } from './generated/content-types/au
 import type { CategoryAttributes, CategoryInput } from './generated/content-types/category.js';
 import type { GlobalAttributes, GlobalInput } from './generated/content-types/global.js';
 import type { TagAttributes, TagInput } from './generated/content-types/tag.js';
+import type { I18nLocaleAttributes, I18nLocaleInput } from './generated/content-types/i18n.locale.js';
 import type { UploadFileAttributes, UploadFileInput } from './generated/content-types/upload.file.js';
 import type { UploadFolderAttributes, UploadFolderInput } from './generated/content-types/upload.folder.js';
 import type { UsersPermissionsPermissionAttributes, UsersPermissionsPermissionInput } from './generated/content-types/users-permissions.permission.js';
@@ -46,6 +47,7 @@ export type * from './generated/content-types/author.js';
 export type * from './generated/content-types/category.js';
 export type * from './generated/content-types/global.js';
 export type * from './generated/content-types/tag.js';
+export type * from './generated/content-types/i18n.locale.js';
 export type * from './generated/content-types/upload.file.js';
 export type * from './generated/content-types/upload.folder.js';
 export type * from './generated/content-types/users-permissions.permission.js';
@@ -149,6 +151,18 @@ export type Models = {
     relations: {
       articles: { target: 'api::article.article'; many: true };
     };
+    components: {};
+    zones: {};
+  };
+  'plugin::i18n.locale': {
+    attributes: I18nLocaleAttributes;
+    scalars: {
+      name: 'string';
+      code: 'string';
+      createdAt: 'date';
+      updatedAt: 'date';
+    };
+    relations: {};
     components: {};
     zones: {};
   };
@@ -287,6 +301,7 @@ export interface Inputs {
   'api::category.category': CategoryInput;
   'api::global.global': GlobalInput;
   'api::tag.tag': TagInput;
+  'plugin::i18n.locale': I18nLocaleInput;
   'plugin::upload.file': UploadFileInput;
   'plugin::upload.folder': UploadFolderInput;
   'plugin::users-permissions.permission': UsersPermissionsPermissionInput;

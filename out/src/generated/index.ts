@@ -11,6 +11,7 @@ import { author } from './content-types/author.js';
 import { category } from './content-types/category.js';
 import { global } from './content-types/global.js';
 import { tag } from './content-types/tag.js';
+import { i18nLocale } from './content-types/i18n.locale.js';
 import { uploadFile } from './content-types/upload.file.js';
 import { uploadFolder } from './content-types/upload.folder.js';
 import { usersPermissionsPermission } from './content-types/users-permissions.permission.js';
@@ -28,6 +29,7 @@ export const contentTypes: readonly ContentTypeMeta[] = [
   category,
   global,
   tag,
+  i18nLocale,
   uploadFile,
   uploadFolder,
   usersPermissionsPermission,
@@ -45,6 +47,11 @@ export const components: readonly ComponentMeta[] = [
 export const registry: Registry = {
   contentTypes: new Map(contentTypes.map((meta) => [meta.uid, meta])),
   components: new Map(components.map((meta) => [meta.uid, meta])),
+  // The i18n plugin's locales (locales.json).
+  i18n: {
+  defaultLocale: 'en',
+  locales: [{ code: 'en', name: 'English (en)' }],
+},
 };
 
 export const routes: readonly Route[] = [

@@ -71,6 +71,7 @@ export const policy: PolicyTable = {
     'api::global': { global: ['find', 'update', 'delete'] },
     'api::tag': { tag: ['find', 'findOne', 'create', 'update', 'delete'] },
     'plugin::upload': { 'content-api': ['find', 'findOne', 'destroy', 'upload'] },
+    'plugin::i18n': { locales: ['listLocales'] },
     'plugin::users-permissions': {
       auth: [
         'callback',

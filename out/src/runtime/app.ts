@@ -31,6 +31,7 @@ import { buildStack, defaultStack } from './http/stack.js';
 import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
 import type { UploadPlugin } from './upload/index.js';
 import type { Outbox } from './webhooks/index.js';
+import { i18nRoutes } from './i18n/locales.js';
 
 export interface AppOptions {
   readonly routes: readonly Route[];
@@ -143,6 +144,7 @@ export function buildApp(options: AppOptions): App {
     }
   }
   for (const route of options.upload?.routes ?? []) mount(route, undefined, 'upload');
+  for (const route of i18nRoutes(options.registry, db)) mount(route, undefined, 'i18n');
 
   const log = options.log ?? ((err: unknown) => console.error(err));
   const graphql = createGraphqlPlugin({

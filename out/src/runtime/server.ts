@@ -22,6 +22,7 @@ import { createUsersPermissions, type MailSender, type PolicyTable } from './aut
 import { logMailSender } from './auth/mail.js';
 import { resolveSecrets, StartupError } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
+import { syncLocales } from './i18n/locales.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, formatStatementLog, type PrismaLike } from './db/database.js';
 import { connectDatabase } from './db/connect.js';
@@ -107,6 +108,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ];
     console.log(`users-permissions: policy table synced (${parts.join('; ')})`);
   }
+  const locales = await syncLocales(db, options.registry);
+  if (locales.added.length || locales.removed.length) console.log(`i18n: locales synced (added ${locales.added.join(', ') || 'none'}; removed ${locales.removed.join(', ') || 'none'})`);
   const onEvent = options.userCode?.app?.onEvent;
   const webhooks = createWebhooks({ db, config: config.webhooks, ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}) });
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });

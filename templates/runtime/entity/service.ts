@@ -63,12 +63,12 @@ export class EntityService {
 
   constructor(
     readonly meta: ContentTypeMeta,
-    private readonly options: EntityServiceOptions,
+    protected readonly options: EntityServiceOptions,
   ) {
     this.model = lifecycleModel(meta);
   }
 
-  private get db(): Database {
+  protected get db(): Database {
     return this.options.db;
   }
 
@@ -107,7 +107,7 @@ export class EntityService {
   }
 
   /** findOne without hooks: the entry a write answers with, read in the write's transaction. */
-  private async readOne(id: unknown, query: Query, access: Access | undefined, db: Database): Promise<Entry | null> {
+  protected async readOne(id: unknown, query: Query, access: Access | undefined, db: Database): Promise<Entry | null> {
     const entryId = parseId(id);
     if (entryId === null) return null;
     const tree = this.parsePopulate(query, access);
@@ -214,7 +214,7 @@ export class EntityService {
    * than the entry (files uploaded with it): a failure anywhere rolls all of it back.
    */
   async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>): Promise<R> {
-    return this.committed(this.db.transaction((tx) => fn(new EntityService(this.meta, { ...this.options, db: tx }), tx)));
+    return this.committed(this.db.transaction((tx) => fn(this.bound(tx), tx)));
   }
 
   /** The entry as a webhook event carries it (no populate, every public attribute): the answer itself when the query asked for no more or less. */
@@ -223,10 +223,15 @@ export class EntityService {
   }
 
   /** A write committed: its events (if any) may be delivered now. */
-  private async committed<R>(write: Promise<R>): Promise<R> {
+  protected async committed<R>(write: Promise<R>): Promise<R> {
     const result = await write;
     this.options.events?.committed();
     return result;
+  }
+
+  /** This service on `tx` (the same class: a localized type's stays localized). */
+  protected bound(tx: Database): EntityService {
+    return new (this.constructor as new (meta: ContentTypeMeta, options: EntityServiceOptions) => EntityService)(this.meta, { ...this.options, db: tx });
   }
 
   private parsePopulate(query: Query, access: Access | undefined): PopulateTree {
@@ -305,7 +310,7 @@ export class EntityService {
     return (Object.values(this.meta.fields) as FieldMeta[]).filter((f): f is LinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined);
   }
 
-  private delegate(db: Database): any {
+  protected delegate(db: Database): any {
     return db.prisma[this.meta.delegate];
   }
 

@@ -18,6 +18,7 @@ import type { PluginResolvers, UsersPermissionsNames } from './plugins.js';
 import { accessOf, entityNode } from './resolvers.js';
 import type { Upload } from './scalars.js';
 import { verify } from './wrap.js';
+import { createLocalizationResolver } from './i18n-resolvers.js';
 
 const userUid = 'plugin::users-permissions.user';
 const fileUid = 'plugin::upload.file';
@@ -34,6 +35,7 @@ export function pluginResolvers(runtime: PluginRuntime): PluginResolvers {
   return {
     usersPermissions: (names, has) => usersPermissionsResolvers(runtime, names, has),
     ...(runtime.upload ? { upload: () => uploadResolvers(runtime, runtime.registry) } : {}),
+    i18n: (meta) => createLocalizationResolver(meta, runtime),
   };
 }
 

@@ -24,6 +24,7 @@ export const morphUnionName = 'GenericMorph';
 const pluginOrder = [
   'plugin::upload.file',
   'plugin::upload.folder',
+  'plugin::i18n.locale',
   'plugin::users-permissions.permission',
   'plugin::users-permissions.role',
   'plugin::users-permissions.user',
@@ -236,30 +237,32 @@ class ShadowCrudBuilder {
     const input = naming.inputName(meta);
     const action = (name: 'find' | 'findOne' | 'create' | 'update' | 'delete') => settings.isActionEnabled(name);
     const publicationState = meta.draftAndPublish ? [{ name: 'publicationState', type: 'PublicationState', defaultValue: 'LIVE' }] : [];
+    // The i18n plugin adds `locale` to every query and mutation of a localized type (graphql/i18n.ts).
+    const locale = meta.localized ? [{ name: 'locale', type: 'I18NLocaleCode' }] : [];
     if (meta.kind === 'singleType') {
-      if (settings.areQueriesEnabled() && action('find')) this.queries.push({ name: naming.findOneQueryName(meta), type: response, args: publicationState });
+      if (settings.areQueriesEnabled() && action('find')) this.queries.push({ name: naming.findOneQueryName(meta), type: response, args: [...publicationState, ...locale] });
       if (settings.areMutationsEnabled()) {
-        if (action('update') && writable) this.mutations.push({ name: naming.updateMutationName(meta), type: response, args: [{ name: 'data', type: `${input}!` }] });
-        if (action('delete')) this.mutations.push({ name: naming.deleteMutationName(meta), type: response });
+        if (action('update') && writable) this.mutations.push({ name: naming.updateMutationName(meta), type: response, args: [{ name: 'data', type: `${input}!` }, ...locale] });
+        if (action('delete')) this.mutations.push({ name: naming.deleteMutationName(meta), type: response, args: locale });
       }
       return;
     }
     if (settings.areQueriesEnabled()) {
-      if (action('findOne')) this.queries.push({ name: naming.findOneQueryName(meta), type: response, args: [{ name: 'id', type: 'ID' }] });
+      if (action('findOne')) this.queries.push({ name: naming.findOneQueryName(meta), type: response, args: [{ name: 'id', type: 'ID' }, ...locale] });
       if (action('find')) {
         this.queries.push({
           name: naming.findQueryName(meta),
           type: naming.entityResponseCollectionName(meta),
-          args: listArgs(naming.filtersInputName(meta), meta.draftAndPublish),
+          args: [...listArgs(naming.filtersInputName(meta), meta.draftAndPublish), ...locale],
         });
       }
     }
     if (settings.areMutationsEnabled()) {
-      if (action('create') && writable) this.mutations.push({ name: naming.createMutationName(meta), type: response, args: [{ name: 'data', type: `${input}!` }] });
+      if (action('create') && writable) this.mutations.push({ name: naming.createMutationName(meta), type: response, args: [{ name: 'data', type: `${input}!` }, ...locale] });
       if (action('update') && writable) {
-        this.mutations.push({ name: naming.updateMutationName(meta), type: response, args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${input}!` }] });
+        this.mutations.push({ name: naming.updateMutationName(meta), type: response, args: [{ name: 'id', type: 'ID!' }, { name: 'data', type: `${input}!` }, ...locale] });
       }
-      if (action('delete')) this.mutations.push({ name: naming.deleteMutationName(meta), type: response, args: [{ name: 'id', type: 'ID!' }] });
+      if (action('delete')) this.mutations.push({ name: naming.deleteMutationName(meta), type: response, args: [{ name: 'id', type: 'ID!' }, ...locale] });
     }
   }
 

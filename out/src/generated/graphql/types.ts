@@ -413,7 +413,7 @@ export interface FloatFilterInput {
   between?: Array<Scalars['Float'] | null> | null;
 }
 
-export type GenericMorph = ComponentSharedLink | ComponentSharedQuote | ComponentSharedRichText | ComponentSharedSeo | UploadFile | UploadFolder | UsersPermissionsPermission | UsersPermissionsRole | UsersPermissionsUser | Article | Author | Category | Global | Tag;
+export type GenericMorph = ComponentSharedLink | ComponentSharedQuote | ComponentSharedRichText | ComponentSharedSeo | UploadFile | UploadFolder | I18NLocale | UsersPermissionsPermission | UsersPermissionsRole | UsersPermissionsUser | Article | Author | Category | Global | Tag;
 
 export interface Global {
   __typename?: 'Global';
@@ -439,6 +439,42 @@ export interface GlobalInput {
   siteName?: Scalars['String'] | null;
   siteDescription?: Scalars['String'] | null;
   defaultSeo?: ComponentSharedSeoInput | null;
+}
+
+export interface I18NLocale {
+  __typename?: 'I18NLocale';
+  name: Scalars['String'] | null;
+  code: Scalars['String'] | null;
+  createdAt: Scalars['DateTime'] | null;
+  updatedAt: Scalars['DateTime'] | null;
+}
+
+export interface I18NLocaleEntity {
+  __typename?: 'I18NLocaleEntity';
+  id: Scalars['ID'] | null;
+  attributes: I18NLocale | null;
+}
+
+export interface I18NLocaleEntityResponse {
+  __typename?: 'I18NLocaleEntityResponse';
+  data: I18NLocaleEntity | null;
+}
+
+export interface I18NLocaleEntityResponseCollection {
+  __typename?: 'I18NLocaleEntityResponseCollection';
+  data: Array<I18NLocaleEntity>;
+  meta: ResponseCollectionMeta;
+}
+
+export interface I18NLocaleFiltersInput {
+  id?: IDFilterInput | null;
+  name?: StringFilterInput | null;
+  code?: StringFilterInput | null;
+  createdAt?: DateTimeFilterInput | null;
+  updatedAt?: DateTimeFilterInput | null;
+  and?: Array<I18NLocaleFiltersInput | null> | null;
+  or?: Array<I18NLocaleFiltersInput | null> | null;
+  not?: I18NLocaleFiltersInput | null;
 }
 
 export interface IDFilterInput {
@@ -769,6 +805,8 @@ export interface Query {
   global: GlobalEntityResponse | null;
   tag: TagEntityResponse | null;
   tags: TagEntityResponseCollection | null;
+  i18NLocale: I18NLocaleEntityResponse | null;
+  i18NLocales: I18NLocaleEntityResponseCollection | null;
   uploadFile: UploadFileEntityResponse | null;
   uploadFiles: UploadFileEntityResponseCollection | null;
   uploadFolder: UploadFolderEntityResponse | null;
@@ -817,6 +855,16 @@ export interface QueryTagArgs {
 
 export interface QueryTagsArgs {
   filters?: TagFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
+}
+
+export interface QueryI18NLocaleArgs {
+  id?: Scalars['ID'] | null;
+}
+
+export interface QueryI18NLocalesArgs {
+  filters?: I18NLocaleFiltersInput | null;
   pagination?: PaginationArg | null;
   sort?: Array<Scalars['String'] | null> | null;
 }

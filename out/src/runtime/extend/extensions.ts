@@ -7,6 +7,7 @@
 import type Koa from 'koa';
 import type { GraphqlExtensionService, GraphqlMiddleware } from '../graphql/extension.js';
 import { EntityService, type EntityServiceOptions } from '../entity/service.js';
+import { LocalizedEntityService } from '../i18n/service.js';
 import type { ContentTypeMeta, Registry } from '../meta.js';
 import { customizeService, type ContentApi } from './content-api.js';
 import type { UserCode } from './index.js';
@@ -47,7 +48,7 @@ export class Extensions {
   entityService(meta: ContentTypeMeta, options: Omit<EntityServiceOptions, 'lifecycles'>): EntityService {
     const api = this.#apis.get(meta.uid);
     const lifecycles: Lifecycles<any, any> | undefined = api?.lifecycles;
-    return customizeService(new EntityService(meta, { ...options, ...(lifecycles ? { lifecycles } : {}) }), api);
+    return customizeService(createEntityService(meta, { ...options, ...(lifecycles ? { lifecycles } : {}) }), api);
   }
 
   /**
@@ -75,4 +76,9 @@ function resolverMiddleware(middleware: Koa.Middleware<any, any>): GraphqlMiddle
     });
     return result;
   };
+}
+
+/** The service of a type: a localized type's reads and writes one locale at a time (i18n/service.ts). */
+function createEntityService(meta: ContentTypeMeta, options: EntityServiceOptions): EntityService {
+  return meta.localized ? new LocalizedEntityService(meta, options) : new EntityService(meta, options);
 }

@@ -19,6 +19,7 @@ import type { PluginResolvers, UsersPermissionsNames } from './plugins.js';
 import { accessOf, entityNode } from './resolvers.js';
 import type { Upload } from './scalars.js';
 import { verify } from './wrap.js';
+import { createLocalizationResolver } from './i18n-resolvers.js';
 
 const userUid = 'plugin::users-permissions.user';
 const fileUid = 'plugin::upload.file';
@@ -35,6 +36,7 @@ export function pluginResolvers(runtime: PluginRuntime): PluginResolvers {
   return {
     usersPermissions: (names, has) => usersPermissionsResolvers(runtime, names, has),
     ...(runtime.upload ? { upload: () => uploadResolvers(runtime, runtime.registry) } : {}),
+    i18n: (meta) => createLocalizationResolver(meta, runtime),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Registry } from '../meta.js';
 import { document, inputType, objectType, objectTypeExtension, type FieldSpec } from './ast.js';
 import type { GraphqlExtensionService, ResolverConfig, ResolverMap, TypeRegistry } from './extension.js';
 import * as naming from './naming.js';
+import { registerI18n, type LocalizationResolvers } from './i18n.js';
 
 const userUid = 'plugin::users-permissions.user';
 const roleUid = 'plugin::users-permissions.role';
@@ -32,6 +33,8 @@ export interface PluginResolvers {
   usersPermissions(names: UsersPermissionsNames, has: { readonly hasUsers: boolean; readonly hasRoles: boolean }): ResolverMap;
   /** Undefined when the server has no upload plugin. */
   upload?(): ResolverMap;
+  /** createXLocalization of a localized type (i18n.ts). */
+  i18n?: LocalizationResolvers;
 }
 
 /**
@@ -41,6 +44,7 @@ export interface PluginResolvers {
 export function registerPlugins(extension: GraphqlExtensionService, registry: Registry, runtime?: PluginResolvers): void {
   if (registry.contentTypes.has(userUid)) registerUsersPermissions(extension, registry, runtime);
   if (registry.contentTypes.has(fileUid)) registerUpload(extension, registry, runtime);
+  registerI18n(extension, registry, runtime?.i18n);
 }
 
 const sdl = (definitions: DefinitionNode[]): string => print(document(definitions));

@@ -204,7 +204,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
           const entries: Entry[] = [];
           for (let i = 0; i < ids.length; i += relatedPage) {
             const page = ids.slice(i, i + relatedPage);
-            const query = { ...readShape(meta, undefined, registry), filters: { id: { $in: page } }, pagination: { start: 0, limit: page.length, withCount: false } };
+            const query = { ...readShape(meta, undefined, registry), filters: { id: { $in: page } }, locale: 'all', pagination: { start: 0, limit: page.length, withCount: false } };
             entries.push(...(await options.service(meta.uid).find(query, access)).data);
           }
           return entries;
@@ -243,7 +243,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       return { ...(shape.fields ? { fields: shape.fields } : {}), populate: shape.populate };
     };
     const response = (entry: Entry | null) => ({ data: entry ? entityNode(meta, entry) : null });
-    const data = (args: Json) => ({ data: toRestData(args.data, meta, registry) });
+    const data = (args: Json) => ({ data: { ...toRestData(args.data, meta, registry), ...localeOf(args) } });
     /** Update and delete of an entry that is not there answer `{ data: null }`, as Strapi does. */
     const orNull = async (run: () => Promise<Entry>) => {
       try {
@@ -256,16 +256,16 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
 
     if (meta.kind === 'singleType') {
       add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
-        const entry = await service().findSingle(read(info, meta.draftAndPublish ? ['publishedAt'] : []), accessOf(context));
+        const entry = await service().findSingle({ ...read(info, meta.draftAndPublish ? ['publishedAt'] : []), ...localeOf(args) }, accessOf(context));
         // A live read of a draft & publish single type sees it only once published.
         const live = meta.draftAndPublish && (args.publicationState ?? 'live') === 'live';
         return response(entry && live && entry.attributes.publishedAt == null ? null : entry);
       });
       add('Mutation', naming.updateMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
-        response(await service().upsertSingle(data(args), read(info), accessOf(context))),
+        response(await service().upsertSingle(data(args), { ...read(info), ...localeOf(args) }, accessOf(context))),
       );
-      add('Mutation', naming.deleteMutationName(meta), (_: unknown, _args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
-        orNull(() => service().deleteSingle(read(info), accessOf(context))),
+      add('Mutation', naming.deleteMutationName(meta), (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
+        orNull(() => service().deleteSingle({ ...read(info), ...localeOf(args) }, accessOf(context))),
       );
       return;
     }
@@ -282,6 +282,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
         filters: toRestFilters(args.filters, meta, registry),
         sort: toRestSort(args.sort),
         publicationState: args.publicationState,
+        ...localeOf(args),
         ...read(info),
       };
       // The count runs with the page (in parallel) when `meta` is asked for.
@@ -311,6 +312,11 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       }),
     );
   }
+}
+
+/** The i18n plugin's `locale` argument, for the service (absent: the default locale). */
+function localeOf(args: Json): Json {
+  return args?.locale === undefined || args.locale === null ? {} : { locale: args.locale };
 }
 
 /**

@@ -10,6 +10,7 @@ import { NotFoundError } from '../errors.js';
 import { parseQueryString } from '../query/parse.js';
 import type { EntryFiles, EntryWrite } from '../upload/entry-files.js';
 import type { Entry } from './transform.js';
+import { localizationRoutes } from '../i18n/routes.js';
 
 export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
@@ -93,6 +94,7 @@ export function collectionTypeRoutes(meta: ContentTypeMeta): Route[] {
       single(await writeEntry(ctx, (service, input) => service.update(ctx.params.id, input, query(ctx), ctx.state.access))),
     ),
     route('DELETE', `${base}/:id`, 'delete', async (ctx) => single(await ctx.state.service.delete(ctx.params.id, query(ctx), ctx.state.access))),
+    ...localizationRoutes(meta),
   ];
 }
 
@@ -113,5 +115,6 @@ export function singleTypeRoutes(meta: ContentTypeMeta): Route[] {
     }),
     route('PUT', 'update', async (ctx) => single(await writeEntry(ctx, (service, input) => service.upsertSingle(input, query(ctx), ctx.state.access)))),
     route('DELETE', 'delete', async (ctx) => single(await ctx.state.service.deleteSingle(query(ctx), ctx.state.access))),
+    ...localizationRoutes(meta),
   ];
 }

@@ -1,0 +1,98 @@
+/**
+ * The i18n plugin (Strapi v4's `@strapi/plugin-i18n`), as the build sees it: the locales of
+ * `locales.json`, which content types and attributes are localized, and the two attributes
+ * the plugin adds to a localized type (its `register()`): `localizations`, a one-way
+ * oneToMany to the same type (stored in a `<table>_localizations_links` table like any
+ * relation), and `locale`, a string. Like Strapi, they come after every other attribute.
+ */
+import type { LoadedModels, RawContentType, RawFile } from '../load/load-models.js';
+
+export const localesFile = 'locales.json';
+
+export const localeUid = 'plugin::i18n.locale';
+
+export interface Locale {
+  readonly code: string;
+  readonly name: string;
+}
+
+export interface I18nSettings {
+  readonly defaultLocale: string;
+  /** In the file's order. */
+  readonly locales: readonly Locale[];
+}
+
+/** A fresh Strapi's: one locale, English. */
+export const defaultI18n: I18nSettings = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] };
+
+/** `plugin::i18n.locales.listLocales`: `GET /api/i18n/locales`. */
+export const i18nActions: readonly string[] = ['plugin::i18n.locales.listLocales'];
+
+/** The action that creates a localization of an entry of a localized type. */
+export const createLocalizationAction = 'createLocalization';
+
+type Json = Record<string, any>;
+
+/** `pluginOptions.i18n.localized: true` on a content type. */
+export function isLocalizedType(json: unknown): boolean {
+  return (json as Json | null)?.pluginOptions?.i18n?.localized === true;
+}
+
+/**
+ * Strapi's `isLocalizedAttribute`: one that says `pluginOptions.i18n.localized: true`, any
+ * relation, any uid. Every other attribute of a localized type is shared by all its
+ * localizations (the Content-Type Builder writes the option on every attribute it makes).
+ */
+export function isLocalizedAttribute(attribute: Json): boolean {
+  return attribute?.pluginOptions?.i18n?.localized === true || attribute?.type === 'relation' || attribute?.type === 'uid';
+}
+
+/** The names of the attributes a localized type's localizations share, in declared order. */
+export function sharedAttributeNames(json: unknown): string[] {
+  const attributes = ((json as Json | null)?.attributes ?? {}) as Json;
+  return Object.entries(attributes)
+    .filter(([name, a]) => !i18nAttributeNames.includes(name) && !isLocalizedAttribute(a))
+    .map(([name]) => name);
+}
+
+/** The attributes the plugin adds to a localized type. */
+export const i18nAttributeNames: readonly string[] = ['localizations', 'locale'];
+
+/** The models with `localizations` and `locale` added to each localized type's attributes. */
+export function withI18nAttributes(models: LoadedModels): LoadedModels {
+  return { ...models, contentTypes: models.contentTypes.map((ct) => (isLocalizedType(ct.json) ? localized(ct) : ct)) };
+}
+
+function localized(ct: RawContentType): RawContentType {
+  const json = ct.json as Json;
+  return {
+    ...ct,
+    json: {
+      ...json,
+      attributes: {
+        ...json.attributes,
+        localizations: { type: 'relation', relation: 'oneToMany', target: ct.uid },
+        locale: { type: 'string' },
+      },
+    },
+  };
+}
+
+/** The locales of `locales.json` (validated already), or a fresh Strapi's. */
+export function i18nSettings(file: RawFile | undefined): I18nSettings {
+  if (!file) return defaultI18n;
+  const json = file.json as Json;
+  return { defaultLocale: json.defaultLocale, locales: (json.locales as Json[]).map((l) => ({ code: l.code, name: typeof l.name === 'string' ? l.name : l.code })) };
+}
+
+/** Strapi's locale content type (`i18n_locale`), served by GraphQL's `i18NLocale(s)` and `GET /api/i18n/locales`. */
+export const localeContentType = {
+  kind: 'collectionType',
+  collectionName: 'i18n_locale',
+  info: { singularName: 'locale', pluralName: 'locales', displayName: 'Locale' },
+  options: { draftAndPublish: false },
+  attributes: {
+    name: { type: 'string' },
+    code: { type: 'string', unique: true },
+  },
+};
