@@ -121,7 +121,7 @@ async function readTargets(
 ): Promise<{ rows: Record<string, unknown>[]; entries: Map<number, Entry> }> {
   const target = node.target!;
   const sql = new SqlBuilder(ctx.db.dialect);
-  const fields = parseFields(target, node.query.fields);
+  const fields = withSortedFirst(ctx, node, parseFields(target, node.query.fields));
   const select = selectList(target, fields, sql, 't', jsonFieldsFor(node.children));
   const compiled = sql.finish(build(sql, select));
   const rows = await ctx.db.query(compiled.sql, compiled.params);
@@ -136,6 +136,20 @@ async function readTargets(
   }
   await populateEntries(ctx, items, node.children);
   return { rows, entries };
+}
+
+/**
+ * A sorted populate answers the attributes it is sorted by right after `id`, selected or not,
+ * as Strapi 4.26's database layer does (its DISTINCT select puts the ORDER BY columns first):
+ * `populate[tags][sort]=name&populate[tags][fields][0]=id` → `{ name }`. Components: see
+ * component-query.ts outputKeys.
+ */
+function withSortedFirst(ctx: PopulateContext, node: PopulateNode, fields: string[]): string[] {
+  if (node.query.sort === undefined) return fields;
+  const sorted = parseSort(node.target!, node.query.sort, ctx.registry)
+    .filter((term) => !term.via && term.field.name !== 'id')
+    .map((term) => term.field.name);
+  return sorted.length === 0 ? fields : [...new Set(['id', ...sorted, ...fields])];
 }
 
 function assertWithinLimit(ctx: PopulateContext, node: PopulateNode, count: number): void {
