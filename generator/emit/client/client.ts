@@ -152,12 +152,15 @@ function indexFile(ir: Schema): string {
     exports.push(`export type * from ${tsLiteral(from)};`);
     models.push(modelMember(component.uid, names.type, component.attributes.filter((a) => a.name !== 'id')));
   }
+  const apis = contentApis(ir);
   return render('client/package/index.ts.hbs', {
     typeImports: imports,
     typeExports: exports,
     models: interfaceBody(models),
     inputs: interfaceBody(inputs),
-    apis: contentApis(ir),
+    apis,
+    runtimeValues: [...new Set(['authApi', 'createClientCore', 'uploadApi', 'usersApi', ...apis.map((api) => api.factory)])].sort(),
+    runtimeTypes: [...new Set(['AuthApi', 'ClientCore', 'ClientOptions', 'UploadApi', 'UsersApi', ...apis.map((api) => api.apiType)])].sort(),
   });
 }
 
@@ -175,8 +178,9 @@ function contentApis(ir: Schema) {
       property,
       route: `/${ct.names.route}`,
       path: single ? `GET, PUT, DELETE /api/${ct.names.route}` : `/api/${ct.names.route}`,
-      apiType: single ? 'SingleApi' : 'CollectionApi',
-      factory: single ? 'singleApi' : 'collectionApi',
+      // Localized types also create localizations (i18n).
+      apiType: `${ct.localized ? 'Localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`,
+      factory: `${ct.localized ? 'localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`.replace(/^./, (c) => c.toLowerCase()),
     };
   });
   const seen = new Map<string, string>();

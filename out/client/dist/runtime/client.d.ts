@@ -49,8 +49,28 @@ export interface SingleApi<R extends Registry, I, U extends string> {
     update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
     delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
 }
+/** The answer of `createLocalization`: the new entry itself (no envelope), with its group's localizations. */
+export type LocalizationResponse<R extends Registry, U> = FlatOf<R, U> & {
+    localizations: FlatOf<R, U>[];
+};
+/** A localized collection type's routes: the collection's, and `POST /api/<plural>/:id/localizations`. */
+export interface LocalizedCollectionApi<R extends Registry, I, U extends string> extends CollectionApi<R, I, U> {
+    /** A new localization of entry `id`'s group, in `data.locale` (Strapi's unwrapped body; shared attributes come from the group). */
+    createLocalization(id: number | string, data: Partial<InputOf<I, U>> & {
+        locale: string;
+    }): Promise<LocalizationResponse<R, U>>;
+}
+/** A localized single type's routes: the single type's, and `POST /api/<singular>/localizations`. */
+export interface LocalizedSingleApi<R extends Registry, I, U extends string> extends SingleApi<R, I, U> {
+    /** A new localization of the single type, in `data.locale` (Strapi's unwrapped body). */
+    createLocalization(data: Partial<InputOf<I, U>> & {
+        locale: string;
+    }): Promise<LocalizationResponse<R, U>>;
+}
 export declare function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U>;
 export declare function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U>;
+export declare function localizedCollectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U>;
+export declare function localizedSingleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U>;
 declare const userUid = "plugin::users-permissions.user";
 declare const fileUid = "plugin::upload.file";
 type UserUid = typeof userUid;

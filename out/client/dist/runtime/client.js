@@ -71,6 +71,18 @@ export function singleApi(core, path) {
         delete: (query) => core.request('DELETE', path, { query }),
     };
 }
+export function localizedCollectionApi(core, path) {
+    return {
+        ...collectionApi(core, path),
+        createLocalization: (id, data) => core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { body: data }),
+    };
+}
+export function localizedSingleApi(core, path) {
+    return {
+        ...singleApi(core, path),
+        createLocalization: (data) => core.request('POST', `${path}/localizations`, { body: data }),
+    };
+}
 // ---------------------------------------------------------------------------------------------
 // users-permissions and upload
 const userUid = 'plugin::users-permissions.user';

@@ -122,6 +122,21 @@ export interface SingleApi<R extends Registry, I, U extends string> {
   delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
 }
 
+/** The answer of `createLocalization`: the new entry itself (no envelope), with its group's localizations. */
+export type LocalizationResponse<R extends Registry, U> = FlatOf<R, U> & { localizations: FlatOf<R, U>[] };
+
+/** A localized collection type's routes: the collection's, and `POST /api/<plural>/:id/localizations`. */
+export interface LocalizedCollectionApi<R extends Registry, I, U extends string> extends CollectionApi<R, I, U> {
+  /** A new localization of entry `id`'s group, in `data.locale` (Strapi's unwrapped body; shared attributes come from the group). */
+  createLocalization(id: number | string, data: Partial<InputOf<I, U>> & { locale: string }): Promise<LocalizationResponse<R, U>>;
+}
+
+/** A localized single type's routes: the single type's, and `POST /api/<singular>/localizations`. */
+export interface LocalizedSingleApi<R extends Registry, I, U extends string> extends SingleApi<R, I, U> {
+  /** A new localization of the single type, in `data.locale` (Strapi's unwrapped body). */
+  createLocalization(data: Partial<InputOf<I, U>> & { locale: string }): Promise<LocalizationResponse<R, U>>;
+}
+
 export function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U> {
   const one = (id: number | string) => `${path}/${encodeURIComponent(String(id))}`;
   return {
@@ -139,6 +154,20 @@ export function singleApi<R extends Registry, I, U extends string>(core: ClientC
     update: (data: unknown, query?: object) => core.request('PUT', path, { query, body: { data } }),
     delete: (query?: object) => core.request('DELETE', path, { query }),
   } as SingleApi<R, I, U>;
+}
+
+export function localizedCollectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U> {
+  return {
+    ...collectionApi<R, I, U>(core, path),
+    createLocalization: (id: number | string, data: unknown) => core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { body: data }),
+  } as LocalizedCollectionApi<R, I, U>;
+}
+
+export function localizedSingleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U> {
+  return {
+    ...singleApi<R, I, U>(core, path),
+    createLocalization: (data: unknown) => core.request('POST', `${path}/localizations`, { body: data }),
+  } as LocalizedSingleApi<R, I, U>;
 }
 
 // ---------------------------------------------------------------------------------------------
