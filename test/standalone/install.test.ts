@@ -61,10 +61,14 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
     serverDir = path.join(base, 'my-app', 'server');
     // The fixture with its user code (src/api, policies, middlewares, src/index.ts), which must compile there too.
     await buildWithUserCode(modelsOf(fixture), serverDir, provider, codeOf(fixture));
-    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: serverDir, encoding: 'utf8', env: userEnv(), timeout: 300_000 });
-    if (install.status !== 0) throw new Error(`npm install failed in ${serverDir}:\n${install.stdout}\n${install.stderr}`);
+    // Native builds (better-sqlite3, bcrypt) take minutes on a machine busy with the rest of the suite.
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: serverDir, encoding: 'utf8', env: userEnv(), timeout: 600_000 });
+    if (install.status !== 0) {
+      const how = install.signal ? `killed by ${install.signal}${install.error ? ` (${install.error.message})` : ''}` : `exit ${install.status}`;
+      throw new Error(`npm install failed in ${serverDir} (${how}):\n${install.stdout}\n${install.stderr}`);
+    }
     database = await createTestDatabase(provider, path.join(serverDir, 'data'), 'standalone');
-  }, 360_000);
+  }, 660_000);
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
