@@ -244,9 +244,10 @@ function referentialAction(action: string): string {
  * Prisma's default constraint names: `<table>_<columns>_<suffix>`, with the table-and-columns
  * part cut so the whole fits MySQL's 64 characters.
  */
-export function constraintName(table: string, columns: string[], suffix: 'key' | 'idx' | 'fkey'): string {
+/** Prisma's default name of a key, index or constraint: the table and columns, cut to fit `limit` with the suffix. */
+export function constraintName(table: string, columns: readonly string[], suffix: 'key' | 'idx' | 'fkey' | 'pkey', limit = MAX_IDENTIFIER_LENGTH): string {
   const base = [table, ...columns].join('_');
-  return `${base.slice(0, MAX_IDENTIFIER_LENGTH - suffix.length - 1)}_${suffix}`;
+  return `${base.slice(0, limit - suffix.length - 1)}_${suffix}`;
 }
 
 export function quoteString(text: string): string {

@@ -21,6 +21,7 @@
 import type { Provider } from '../ir/scalars.js';
 import type { Attribute, ContentType, Schema } from '../ir/types.js';
 import { attributeSummary, describeAttribute, type AttributeSummary, type LinkSummary, type ModelSummary } from '../changes/summary.js';
+import { constraintName } from './mysql-tables.js';
 import { argValue, listValue, parseAttributes, parsePrismaSchema, type PrismaAttribute, type PrismaModel, type PrismaSchema } from './prisma-schema.js';
 
 export type Rename =
@@ -245,7 +246,7 @@ export function planRenames(renames: readonly Rename[], ir: Schema, previous: Mo
     if (oldTables.has(to) && !storage.tables.has(to)) errors.push(`a rename moves table "${from}" to "${to}", which the previous build already has`);
     if (!oldTables.has(from)) errors.push(`a rename moves table "${from}", which the previous build's schema does not have`);
   }
-  const q = (name: string) => (provider === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const q = (name: string) => quoted(provider, name);
   const statements: string[] = [];
   for (const [from, to] of storage.tables) {
     if (provider === 'mysql') statements.push(`RENAME TABLE ${q(from)} TO ${q(to)};`);
@@ -328,7 +329,7 @@ function attributeOf(ct: ContentType, name: string): Attribute | undefined {
 function dataRewrites(map: RenameMap, ir: Schema, provider: Provider): { statements: string[]; described: string[] } {
   const statements: string[] = [];
   const described: string[] = [];
-  const q = (name: string) => (provider === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const q = (name: string) => quoted(provider, name);
   const text = (column: string) => (provider === 'postgresql' ? `${q(column)}::text` : q(column));
   const cast = (sql: string, type: 'json' | 'jsonb') => (provider === 'postgresql' ? `(${sql})::${type}` : sql);
   const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -378,15 +379,16 @@ function rewriteSchema(text: string, schema: PrismaSchema, storage: StorageRenam
   return lines.join('\n');
 }
 
+function quoted(provider: Provider, name: string): string {
+  return provider === 'mysql' ? `\`${name}\`` : `"${name}"`;
+}
+
 const identifierLimit: Record<Provider, number> = { postgresql: 63, mysql: 64, sqlite: 10_000 };
 
 function rewriteLine(line: string, model: PrismaModel, storage: StorageRenames, provider: Provider): string {
   const columns = storage.columns.get(model.table);
   const oldColumn = (field: string) => model.fields.find((f) => f.name === field)?.column ?? field;
-  const name = (cols: string[], suffix: string) => {
-    const base = [model.table, ...cols].join('_');
-    return `${base.slice(0, identifierLimit[provider] - suffix.length - 1)}_${suffix}`;
-  };
+  const name = (cols: string[], suffix: 'key' | 'idx' | 'fkey' | 'pkey') => constraintName(model.table, cols, suffix, identifierLimit[provider]);
   const block = /^(\s*)@@(\w+)(.*)$/.exec(line);
   if (block) {
     const [attribute] = parseAttributes(line.trim());
@@ -413,7 +415,7 @@ function rewriteLine(line: string, model: PrismaModel, storage: StorageRenames, 
   for (const a of attributes) {
     if (argValue(a.args, 'map') !== undefined) continue;
     const withMap = (value: string) => (a.args === '' ? `map: "${value}"` : `${a.args}, map: "${value}"`);
-    if (a.name === 'id' && provider === 'postgresql') a.args = withMap(`${model.table}_pkey`.slice(0, identifierLimit.postgresql));
+    if (a.name === 'id' && provider === 'postgresql') a.args = withMap(name([], 'pkey'));
     else if (a.name === 'unique') a.args = withMap(name([parsed.column], 'key'));
     else if (a.name === 'relation' && provider !== 'sqlite' && argValue(a.args, 'fields') !== undefined) {
       a.args = withMap(name(listValue(argValue(a.args, 'fields')).map(oldColumn), 'fkey'));
