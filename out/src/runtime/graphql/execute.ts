@@ -25,6 +25,7 @@ import {
   defaultFieldResolver,
   getArgumentValues,
   GraphQLError,
+  GraphQLString,
   isAbstractType,
   isLeafType,
   isListType,
@@ -72,6 +73,8 @@ interface FieldPlan {
   readonly parentType: GraphQLObjectType;
   /** undefined: a plain property (graphql-js's default resolver). */
   readonly resolve: GraphQLField<unknown, unknown>['resolve'];
+  /** The answer whatever the source (`__typename`). */
+  readonly constant?: string;
   /** A scalar or enum (maybe non-null): completing it needs no path. */
   readonly leaf: boolean;
   readonly complete: Completer;
@@ -156,19 +159,18 @@ function objectPlan(schema: GraphQLSchema, type: GraphQLObjectType, collected: M
   return { type, fields };
 }
 
-const typenameResolve = (_source: unknown, _args: unknown, _context: unknown, info: GraphQLResolveInfo) => info.parentType.name;
-
+/** `__typename`: the object's type name, known when the plan is made. */
 function typenameField(key: string, nodes: readonly FieldNode[], type: GraphQLObjectType): FieldPlan {
-  const name = type.name;
   return {
     key,
     name: '__typename',
     nodes,
-    definition: { name: '__typename', type } as unknown as GraphQLField<unknown, unknown>,
+    definition: { name: '__typename', type: GraphQLString, args: [] } as unknown as GraphQLField<unknown, unknown>,
     parentType: type,
-    resolve: typenameResolve as FieldPlan['resolve'],
+    resolve: undefined,
+    constant: type.name,
     leaf: true,
-    complete: () => name,
+    complete: (_run, value) => value,
   };
 }
 
@@ -274,6 +276,7 @@ function executeFields(run: Run, plan: ObjectPlan, source: unknown, path: Path |
 }
 
 function executeField(run: Run, field: FieldPlan, source: unknown, parentPath: Path | undefined): unknown {
+  if (field.constant !== undefined) return field.constant;
   // Leaves need their path only for an error: it is made then.
   let path = field.leaf ? undefined : addPath(parentPath, field.key, field.parentType.name);
   try {
