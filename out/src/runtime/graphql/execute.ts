@@ -136,6 +136,8 @@ function objectPlan(schema: GraphQLSchema, type: GraphQLObjectType, collected: M
   const definitions = type.getFields();
   const fields: FieldPlan[] = [];
   for (const [key, nodes] of collected) {
+    // Assigned to a plain object, this key would set its prototype.
+    if (key === '__proto__') throw new Unplanned('the response key __proto__');
     const name = nodes[0]!.name.value;
     if (name === '__typename') {
       fields.push(typenameField(key, nodes, type));
@@ -254,7 +256,10 @@ function abstractCompleter(schema: GraphQLSchema, type: GraphQLAbstractType, nod
 
 /** ExecuteSelectionSet over a planned object: fields in order, their promises awaited together. */
 function executeFields(run: Run, plan: ObjectPlan, source: unknown, path: Path | undefined): unknown {
-  const results: Record<string, unknown> = Object.create(null);
+  // A plain object (keys in plan order share one hidden class), not graphql-js's
+  // Object.create(null), a dictionary V8 builds and JSON.stringify reads slowly; no key is
+  // `__proto__` (objectPlan).
+  const results: Record<string, unknown> = {};
   let containsPromise = false;
   try {
     for (const field of plan.fields) {
@@ -333,14 +338,15 @@ function fieldError(run: Run, raw: unknown, nodes: readonly FieldNode[], path: P
 function promiseForObject(object: Record<string, unknown>): Promise<Record<string, unknown>> {
   const keys = Object.keys(object);
   return Promise.all(Object.values(object)).then((values) => {
-    const resolved: Record<string, unknown> = Object.create(null);
+    const resolved: Record<string, unknown> = {};
     keys.forEach((key, i) => (resolved[key] = values[i]));
     return resolved;
   });
 }
 
+/** graphql-js's isPromise (a thenable), the common case — a string, number or null — first. */
 function isPromise(value: unknown): value is Promise<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
 export interface PlannedExecution {

@@ -69,6 +69,8 @@ export interface EndpointOptions {
   readonly maxComplexity: number;
   /** Largest response, in bytes of JSON; 0: unlimited. */
   readonly responseSizeLimit: number;
+  /** Queries run on a plan per document (execute.ts); false: graphql-js runs everything. */
+  readonly plannedExecution: boolean;
   /** The list limits the resolvers apply (the cost counts the items they allow). */
   readonly listLimits: ListLimits;
   /** Multipart requests (file uploads); absent: refused. */
@@ -191,7 +193,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
       const coerced = checkCost(document!, operation, variables);
 
       const contextOf = (): GraphqlContext => ({ state, http: ctx, koaContext: ctx, loader: options.newLoader() });
-      const plan = coerced && planOf(document!, operation);
+      const plan = options.plannedExecution && coerced && planOf(document!, operation);
       let result: ExecutionResult | undefined;
       if (plan) {
         try {
