@@ -102,6 +102,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
   const cache = options.cache ?? new DocumentCache();
   // By operation node: a plan lives as long as its cached document.
   const plans = new WeakMap<OperationDefinitionNode, OperationPlan | null>();
+  const costs = new WeakMap<OperationDefinitionNode, number>();
   const rules: ValidationRule[] = [
     ...specifiedRules,
     ...(options.depthLimit > 0 ? [depthLimitRule(options.depthLimit)] : []),
@@ -288,12 +289,17 @@ export function graphqlEndpoint(options: EndpointOptions) {
   function checkCost(document: DocumentNode, operation: OperationDefinitionNode, inputs: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     const coerced = getVariableValues(options.schema, operation.variableDefinitions ?? [], inputs ?? {}, { maxErrors: 1 });
     if (coerced.errors) return undefined;
-    let cost: number;
-    try {
-      cost = operationCost(options.schema, document, operation, coerced.coerced, options.listLimits);
-    } catch (err) {
-      if (!(err instanceof GraphQLError)) throw err;
-      throw refuse(err);
+    // Without variables, an operation costs the same every time.
+    const fixed = !operation.variableDefinitions?.length;
+    let cost = fixed ? costs.get(operation) : undefined;
+    if (cost === undefined) {
+      try {
+        cost = operationCost(options.schema, document, operation, coerced.coerced, options.listLimits);
+      } catch (err) {
+        if (!(err instanceof GraphQLError)) throw err;
+        throw refuse(err);
+      }
+      if (fixed) costs.set(operation, cost);
     }
     if (options.maxComplexity > 0 && cost > options.maxComplexity) {
       const message = `The operation costs ${cost}, more than the limit of ${options.maxComplexity} (plugins.graphql.maxComplexity): each field counts 1, times the items of the lists it is in (their pagination, or defaultLimit). Ask for fewer items or fields.`;
