@@ -42,6 +42,10 @@ const delegate = 'adminApiToken';
 
 export class ApiTokens {
   readonly #salt: string;
+  /** Access key → its HMAC: the same few keys come with every request, and an HMAC-SHA512 costs more than the SELECT. */
+  readonly #hashes = new Map<string, string>();
+  /** The lookup statement never changes: built once (and so prepared once by the read executor). */
+  readonly #findSql: string;
 
   constructor(
     private readonly db: Database,
@@ -49,6 +53,7 @@ export class ApiTokens {
     private readonly policy: Policy,
   ) {
     this.#salt = salt;
+    this.#findSql = findByAccessKeySql(db.dialect);
   }
 
   /** Whether a bearer value can be an access key at all (JWTs cannot). */
@@ -62,22 +67,19 @@ export class ApiTokens {
 
   /** Runs on every token-authenticated request: one indexed SELECT through the read path. */
   async findByAccessKey(accessKey: string): Promise<ApiToken | null> {
-    const sql = new SqlBuilder(this.db.dialect);
-    const column = (name: string, alias: string) => `${sql.ident(name)} AS ${sql.ident(alias)}`;
-    const columns = [
-      column('id', 'id'),
-      column('name', 'name'),
-      column('description', 'description'),
-      column('type', 'type'),
-      column('permissions', 'permissions'),
-      column('lifespan', 'lifespan'),
-      column('expires_at', 'expiresAt'),
-      column('last_used_at', 'lastUsedAt'),
-      column('created_at', 'createdAt'),
-    ];
-    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(tokenTable)} WHERE ${sql.ident('access_key')} = ${sql.param(this.hash(accessKey))}`);
-    const [row] = await this.db.query(compiled.sql, compiled.params);
+    const [row] = await this.db.query(this.#findSql, [this.#cachedHash(accessKey)]);
     return row ? toToken(row) : null;
+  }
+
+  #cachedHash(accessKey: string): string {
+    let hash = this.#hashes.get(accessKey);
+    if (hash === undefined) {
+      hash = this.hash(accessKey);
+      // Bounded: a client sending random keys only ever evicts the oldest.
+      if (this.#hashes.size >= hashCacheSize) this.#hashes.delete(this.#hashes.keys().next().value!);
+      this.#hashes.set(accessKey, hash);
+    }
+    return hash;
   }
 
   /** Sets lastUsedAt unless it was set less than an hour ago (one conditional UPDATE). */
@@ -149,6 +151,26 @@ export function isExpired(token: ApiToken, now: Date = new Date()): boolean {
 
 /** The table of AdminApiToken (generator/emit/auth/auth.ts). */
 const tokenTable = 'strapi_api_tokens';
+
+/** Access keys whose HMAC is kept (a few tokens are in use at a time). */
+const hashCacheSize = 256;
+
+function findByAccessKeySql(dialect: Database['dialect']): string {
+  const sql = new SqlBuilder(dialect);
+  const column = (name: string, alias: string) => `${sql.ident(name)} AS ${sql.ident(alias)}`;
+  const columns = [
+    column('id', 'id'),
+    column('name', 'name'),
+    column('description', 'description'),
+    column('type', 'type'),
+    column('permissions', 'permissions'),
+    column('lifespan', 'lifespan'),
+    column('expires_at', 'expiresAt'),
+    column('last_used_at', 'lastUsedAt'),
+    column('created_at', 'createdAt'),
+  ];
+  return `SELECT ${columns.join(', ')} FROM ${sql.ident(tokenTable)} WHERE ${sql.ident('access_key')} = ${sql.param('')}`;
+}
 
 function toToken(raw: unknown): ApiToken {
   const row = raw as Record<string, unknown>;
