@@ -136,9 +136,11 @@ async function readTargets(
   build: (sql: SqlBuilder, select: string) => string,
 ): Promise<{ rows: Record<string, unknown>[]; entries: Map<number, Entry> }> {
   const target = node.target!;
-  const key = `${ctx.db.dialect} ${stateOf(ctx, node)} ${ids.length}`;
+  // The publication state as given, not yet validated: a kept plan was built (so checked) with it.
+  const state = node.query.publicationState === undefined ? ctx.publicationState : node.query.publicationState;
+  const key = typeof state === 'string' ? `${ctx.db.dialect} ${state} ${ids.length}` : undefined;
   let planned = plannedReads.get(node);
-  let read = planned?.get(key);
+  let read = key === undefined ? undefined : planned?.get(key);
   let params: readonly unknown[] = ids;
   if (!read) {
     const sql = new SqlBuilder(ctx.db.dialect);
@@ -148,7 +150,7 @@ async function readTargets(
     read = { sql: compiled.sql, fields };
     params = compiled.params;
     // Filters add parameters of their own: such a statement is not kept.
-    if (params.length === ids.length && params.every((p, i) => p === ids[i])) {
+    if (key !== undefined && params.length === ids.length && params.every((p, i) => p === ids[i])) {
       if (!planned) plannedReads.set(node, (planned = new Map()));
       if (planned.size < maxPlannedReadsPerNode) planned.set(key, read);
     }
