@@ -21,12 +21,12 @@ export function pascalCase(name: string): string {
     pascal = lodashWords(name)
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
       .join('');
-    pascalCases.set(name, pascal);
+    if (pascalCases.size < 10_000) pascalCases.set(name, pascal);
   }
   return pascal;
 }
 
-/** Resolvers name types per request: the names come from the models only, so this stays small. */
+/** Resolvers name types per request: the names come from the models (and stored component uids); bounded all the same. */
 const pascalCases = new Map<string, string>();
 
 /** lodash's `words` for ASCII text (its "unicode" splitting, which any separator or case change selects). */
