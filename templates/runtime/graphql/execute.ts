@@ -95,6 +95,8 @@ interface Run {
   readonly rootValue: unknown;
   readonly variableValues: Record<string, unknown>;
   readonly errors: GraphQLError[];
+  /** Coerced arguments by field (argumentsOf). */
+  readonly args: Map<FieldPlan, Record<string, unknown>>;
 }
 
 /**
@@ -328,8 +330,18 @@ function executeField(run: Run, field: FieldPlan, source: unknown, parentPath: P
   }
 }
 
+/**
+ * A field's arguments: the same for every item it is asked of in one run, so coerced once;
+ * each call gets its own object, as from graphql-js (whose default values are shared objects
+ * too).
+ */
 function argumentsOf(run: Run, field: FieldPlan): Record<string, unknown> {
-  return getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], field.nodes[0]!, run.variableValues);
+  let args = run.args.get(field);
+  if (args === undefined) {
+    args = getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], field.nodes[0]!, run.variableValues);
+    run.args.set(field, args);
+  }
+  return { ...args };
 }
 
 function resolveInfo(run: Run, field: FieldPlan, path: Path | undefined): GraphQLResolveInfo {
@@ -383,7 +395,7 @@ export interface PlannedExecution {
  * when graphql-js must run it instead.
  */
 export async function executePlanned(options: PlannedExecution): Promise<ExecutionResult> {
-  const run: Run = { schema: options.schema, plan: options.plan, contextValue: options.contextValue, rootValue: undefined, variableValues: options.variableValues, errors: [] };
+  const run: Run = { schema: options.schema, plan: options.plan, contextValue: options.contextValue, rootValue: undefined, variableValues: options.variableValues, errors: [], args: new Map() };
   let data: unknown;
   try {
     data = await executeFields(run, options.plan.root, undefined, undefined);
