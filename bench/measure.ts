@@ -79,6 +79,11 @@ export interface Measurement {
   readonly timeouts: number;
   /** CPU used by other processes on the machine during the run, % of all cores (noise). */
   readonly otherCpuPercent: number;
+  /**
+   * CPU time of the server process(es) per request, ms (user + system, from /proc): what a
+   * request costs, which a busy machine changes far less than req/s.
+   */
+  readonly cpuMsPerRequest: number;
   /** CPU used by the local database server during the run, % of all cores (PostgreSQL/MariaDB only). */
   readonly databaseCpuPercent?: number;
 }
@@ -138,19 +143,21 @@ export async function measureSplit(targets: readonly Target[], options: LoadOpti
     if (options.warmup > 0) await runAll(options.warmup, false);
     const cpu = cpuShares(pids, options.databaseProcesses ? pidsNamed(options.databaseProcesses) : []);
     const runs = await runAll(options.duration, true);
-    const { otherPercent, databasePercent } = cpu.stop();
+    const { otherPercent, databasePercent, serverMs } = cpu.stop();
     const results = runs.map((r) => r.result);
+    const requests = sum(results.map((r) => r.requests.total));
     const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
     return {
       rps: round(sum(results.map((r) => r.requests.total / r.duration)), 1),
       p50: round(percentile(latencies, 50), 2),
       p99: round(percentile(latencies, 99), 2),
       maxRssMb: round(Math.max(...samplers.map((s) => s.max())), 1),
-      requests: sum(results.map((r) => r.requests.total)),
+      requests,
       non2xx: sum(results.map((r) => r.non2xx)),
       errors: sum(results.map((r) => r.errors)),
       timeouts: sum(results.map((r) => r.timeouts)),
       otherCpuPercent: otherPercent,
+      cpuMsPerRequest: requests > 0 ? round(serverMs / requests, 3) : Number.NaN,
       ...(options.databaseProcesses ? { databaseCpuPercent: databasePercent } : {}),
     };
   } finally {

@@ -226,6 +226,8 @@ export interface CpuShares {
   readonly otherPercent: number;
   /** CPU used by the database server's processes, % of all cores (0 when none are given). */
   readonly databasePercent: number;
+  /** CPU time the servers used, ms (user + system): per request, the figure a busy machine disturbs least. */
+  readonly serverMs: number;
 }
 
 /**
@@ -242,11 +244,12 @@ export function cpuShares(serverPids: readonly number[], databasePids: readonly 
   return {
     stop(): CpuShares {
       const capacity = ((performance.now() - startedAt) / 1000) * TICKS_PER_SECOND * os.cpus().length;
-      if (capacity <= 0) return { otherPercent: 0, databasePercent: 0 };
+      if (capacity <= 0) return { otherPercent: 0, databasePercent: 0, serverMs: 0 };
       const databaseTicks = ticksSince(database);
-      const foreign = systemBusyTicks() - system - ticksSince(servers) - databaseTicks - (selfTicks() - self);
+      const serverTicks = ticksSince(servers);
+      const foreign = systemBusyTicks() - system - serverTicks - databaseTicks - (selfTicks() - self);
       const percent = (ticks: number) => Math.max(0, Math.round((1000 * ticks) / capacity) / 10);
-      return { otherPercent: percent(foreign), databasePercent: percent(databaseTicks) };
+      return { otherPercent: percent(foreign), databasePercent: percent(databaseTicks), serverMs: (serverTicks * 1000) / TICKS_PER_SECOND };
     },
   };
 }

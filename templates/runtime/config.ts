@@ -99,6 +99,11 @@ export interface GraphqlConfig {
   maxComplexity: number;
   /** Largest response, in bytes of JSON; 0: no limit. */
   responseSizeLimit: number;
+  /**
+   * Run queries on a plan made once per document (graphql/execute.ts), not on graphql-js's
+   * execute; the answers are the same. false: graphql-js runs every operation.
+   */
+  plannedExecution: boolean;
 }
 
 /** Strapi's `config/plugins.js` → `users-permissions.config`, plus its advanced settings. */
@@ -186,6 +191,7 @@ export function defaultGraphqlConfig(): GraphqlConfig {
     maxAliases: 200,
     maxComplexity: 20_000,
     responseSizeLimit: 10_000_000,
+    plannedExecution: true,
   };
 }
 
@@ -243,7 +249,7 @@ export function resolveGraphqlConfig(user: DeepPartial<GraphqlConfig> & { amount
   }
   const config: GraphqlConfig = { ...defaultGraphqlConfig(), ...rest, ...(amountLimit !== undefined ? { maxLimit: amountLimit } : {}) };
   if (typeof config.endpoint !== 'string' || !/^\/[^\s?#]*$/.test(config.endpoint)) throw new Error(`${at('endpoint')} must be a path such as '/graphql'`);
-  for (const key of ['shadowCRUD', 'playgroundAlways'] as const) {
+  for (const key of ['shadowCRUD', 'playgroundAlways', 'plannedExecution'] as const) {
     if (typeof config[key] !== 'boolean') throw new Error(`${at(key)} must be true or false`);
   }
   const integer = (key: 'depthLimit' | 'defaultLimit' | 'maxLimit' | 'documentSizeLimit' | GraphqlCostKey, min: number) => {

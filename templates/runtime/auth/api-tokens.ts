@@ -42,6 +42,13 @@ const delegate = 'adminApiToken';
 
 export class ApiTokens {
   readonly #salt: string;
+  /**
+   * Access key → its HMAC and the token last read for it: the same few keys come with every
+   * request, an HMAC-SHA512 costs more than the SELECT, and the row rarely changes.
+   */
+  readonly #keys = new Map<string, KnownKey>();
+  /** The lookup statement never changes: built once (and so prepared once by the read executor). */
+  readonly #findSql: string;
 
   constructor(
     private readonly db: Database,
@@ -49,6 +56,7 @@ export class ApiTokens {
     private readonly policy: Policy,
   ) {
     this.#salt = salt;
+    this.#findSql = findByAccessKeySql(db.dialect);
   }
 
   /** Whether a bearer value can be an access key at all (JWTs cannot). */
@@ -62,22 +70,24 @@ export class ApiTokens {
 
   /** Runs on every token-authenticated request: one indexed SELECT through the read path. */
   async findByAccessKey(accessKey: string): Promise<ApiToken | null> {
-    const sql = new SqlBuilder(this.db.dialect);
-    const column = (name: string, alias: string) => `${sql.ident(name)} AS ${sql.ident(alias)}`;
-    const columns = [
-      column('id', 'id'),
-      column('name', 'name'),
-      column('description', 'description'),
-      column('type', 'type'),
-      column('permissions', 'permissions'),
-      column('lifespan', 'lifespan'),
-      column('expires_at', 'expiresAt'),
-      column('last_used_at', 'lastUsedAt'),
-      column('created_at', 'createdAt'),
-    ];
-    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(tokenTable)} WHERE ${sql.ident('access_key')} = ${sql.param(this.hash(accessKey))}`);
-    const [row] = await this.db.query(compiled.sql, compiled.params);
-    return row ? toToken(row) : null;
+    const known = this.#known(accessKey);
+    const [row] = await this.db.query(this.#findSql, [known.hash]);
+    if (!row) return null;
+    if (known.last && sameValues(known.last.row, row)) return copyToken(known.last.token);
+    const token = toToken(row);
+    known.last = { row, token: copyToken(token) };
+    return token;
+  }
+
+  #known(accessKey: string): KnownKey {
+    let known = this.#keys.get(accessKey);
+    if (known === undefined) {
+      known = { hash: this.hash(accessKey) };
+      // Bounded: a client sending random keys only ever evicts the oldest.
+      if (this.#keys.size >= knownKeys) this.#keys.delete(this.#keys.keys().next().value!);
+      this.#keys.set(accessKey, known);
+    }
+    return known;
   }
 
   /** Sets lastUsedAt unless it was set less than an hour ago (one conditional UPDATE). */
@@ -150,6 +160,41 @@ export function isExpired(token: ApiToken, now: Date = new Date()): boolean {
 /** The table of AdminApiToken (generator/emit/auth/auth.ts). */
 const tokenTable = 'strapi_api_tokens';
 
+/** Access keys whose HMAC is kept (a few tokens are in use at a time). */
+const knownKeys = 256;
+
+interface KnownKey {
+  readonly hash: string;
+  /** The row last read for this key and a private copy of the token made of it (dates parse slowly). */
+  last?: { readonly row: Record<string, unknown>; readonly token: ApiToken };
+}
+
+/** Whether two rows hold the same primitive values (an object value, such as a Date, never matches). */
+function sameValues(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const key in b) {
+    const value = b[key];
+    if (value !== a[key] || (typeof value === 'object' && value !== null)) return false;
+  }
+  return true;
+}
+
+function findByAccessKeySql(dialect: Database['dialect']): string {
+  const sql = new SqlBuilder(dialect);
+  const column = (name: string, alias: string) => `${sql.ident(name)} AS ${sql.ident(alias)}`;
+  const columns = [
+    column('id', 'id'),
+    column('name', 'name'),
+    column('description', 'description'),
+    column('type', 'type'),
+    column('permissions', 'permissions'),
+    column('lifespan', 'lifespan'),
+    column('expires_at', 'expiresAt'),
+    column('last_used_at', 'lastUsedAt'),
+    column('created_at', 'createdAt'),
+  ];
+  return `SELECT ${columns.join(', ')} FROM ${sql.ident(tokenTable)} WHERE ${sql.ident('access_key')} = ${sql.param('')}`;
+}
+
 function toToken(raw: unknown): ApiToken {
   const row = raw as Record<string, unknown>;
   // JSON arrives parsed from Prisma, as text from the SQLite read path.
@@ -166,6 +211,12 @@ function toToken(raw: unknown): ApiToken {
     lastUsedAt: toDate(row.lastUsedAt),
     createdAt: toDate(row.createdAt) ?? new Date(0),
   };
+}
+
+/** Each request gets its own token: callers may change what they are given. */
+function copyToken(token: ApiToken): ApiToken {
+  const date = (value: Date | null) => (value === null ? null : new Date(value.getTime()));
+  return { ...token, permissions: [...token.permissions], expiresAt: date(token.expiresAt), lastUsedAt: date(token.lastUsedAt), createdAt: date(token.createdAt)! };
 }
 
 function toDate(value: unknown): Date | null {

@@ -9,7 +9,8 @@ import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
-import { parsePopulate, type PopulateTree } from '../populate/parse.js';
+import { parsePopulateCached } from '../populate/cache.js';
+import type { PopulateTree } from '../populate/parse.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
@@ -235,7 +236,7 @@ export class EntityService {
   }
 
   private parsePopulate(query: Query, access: Access | undefined): PopulateTree {
-    return parsePopulate(this.meta, query['populate'], {
+    return parsePopulateCached(this.meta, query['populate'], {
       registry: this.options.registry,
       maxDepth: this.options.populate.maxDepth,
       ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),

@@ -11,18 +11,19 @@
  * plugin wraps (its resolver may change arguments or read anything) is left to the loader, as
  * is a relation the caller may not `find` (its resolver refuses it).
  */
-import { getArgumentValues, isObjectType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { getArgumentValues, isObjectType, type FieldNode, type GraphQLField, type GraphQLResolveInfo } from 'graphql';
 import type { ContentTypeMeta, Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
 import type { GraphqlContext } from './context.js';
 import { readLinks, type LinkField, type Loaded, type LoaderOptions } from './loader.js';
 import * as naming from './naming.js';
-import { fieldsOf, readShape, selectedAttributes, selectionSetsAt } from './selection.js';
+import type { Slot } from './slot.js';
+import { fieldsOf, readShape, selectedAttributes, selectionSetsAt, type ReadShape } from './selection.js';
 
 const fileUid = 'plugin::upload.file';
 
 /** What a link field's resolver finds for an entry's attributes, by the field node that asked. */
-export type Prefetched = WeakMap<object, Map<FieldNode, Loaded>>;
+export type Prefetched = Slot<Map<FieldNode, Loaded>>;
 
 export interface PrefetchOptions extends LoaderOptions {
   /** Types whose fields an extension or plugin wraps: not prefetched. */
@@ -43,34 +44,16 @@ export async function prefetchLinks(
   info: GraphQLResolveInfo,
   nodes: readonly FieldNode[] = info.fieldNodes,
 ): Promise<void> {
-  const typeName = naming.typeName(meta);
-  if (entries.length === 0 || options.wrapped(typeName)) return;
-  const type = info.schema.getType(typeName);
-  if (!isObjectType(type)) return;
-  const definitions = type.getFields();
-  const groups = new Map<string, { field: LinkField; args: Record<string, unknown>; nodes: FieldNode[] }>();
-  for (const node of fieldsOf(selectionSetsAt(nodes, ['data', 'attributes'], info.fragments), info.fragments)) {
-    const field = meta.fields[node.name.value];
-    const definition = definitions[node.name.value];
-    if (!field || !definition || (field.kind !== 'relation' && field.kind !== 'media') || !field.link) continue;
-    if (field.kind === 'relation' && !options.canFind(context, field.target)) continue;
-    const args = getArgumentValues(definition, node, info.variableValues);
-    const key = `${node.alias?.value ?? node.name.value}\0${JSON.stringify(args)}`;
-    const group = groups.get(key);
-    if (group) group.nodes.push(node);
-    else groups.set(key, { field, args, nodes: [node] });
-  }
-  if (groups.size === 0) return;
+  if (entries.length === 0) return;
+  const groups = linkGroups(options, meta, info, nodes);
+  if (groups.length === 0) return;
   const ids = entries.map((entry) => entry.id);
   await Promise.all(
-    [...groups.values()].map(async ({ field, args, nodes: fieldNodes }) => {
-      const target = options.registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
-      if (!target) return;
-      const names = selectedAttributes({ ...info, fieldNodes }, ['data', 'attributes']);
-      const whole = options.wrapped(naming.typeName(target));
-      const shape = readShape(target, whole ? undefined : names, options.registry);
+    groups.map(async ({ field, definition, nodes: fieldNodes, shape }) => {
+      if (field.kind === 'relation' && !options.canFind(context, field.target)) return;
       let loaded: Loaded[];
       try {
+        const args = getArgumentValues(definition, fieldNodes[0]!, info.variableValues);
         loaded = await readLinks(options, { owner: meta, inComponent: false, field, args, shape }, ids);
       } catch {
         // Bad arguments: left to the field's resolver (the loader), whose error has the field's path.
@@ -82,8 +65,58 @@ export async function prefetchLinks(
         for (const node of fieldNodes) byNode.set(node, loaded[i]!);
       });
       // The next level: what the query asks of the entries just read.
+      const target = options.registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
       const next = loaded.flatMap((value) => (Array.isArray(value) ? value : value ? [value] : []));
       await prefetchLinks(options, prefetched, target, next, context, info, fieldNodes);
     }),
   );
+}
+
+/** The link fields asked of `meta`'s entries under `nodes`, grouped as graphql-js merges them. */
+interface LinkGroup {
+  readonly field: LinkField;
+  readonly definition: GraphQLField<unknown, unknown>;
+  readonly nodes: FieldNode[];
+  /** What to read of the targets. */
+  readonly shape: ReadShape;
+}
+
+/**
+ * Worked out once per field nodes and type: a planned query (execute.ts) hands the same
+ * nodes to every request of its document. A validated document gives the fields of one
+ * response key the same arguments, so grouping by response key is grouping by key and
+ * arguments; the arguments' values (variables) are read per request.
+ */
+const linkGroupsCache = new WeakMap<readonly FieldNode[], Map<string, LinkGroup[]>>();
+
+function linkGroups(options: PrefetchOptions, meta: ContentTypeMeta, info: GraphQLResolveInfo, nodes: readonly FieldNode[]): LinkGroup[] {
+  let byType = linkGroupsCache.get(nodes);
+  if (!byType) linkGroupsCache.set(nodes, (byType = new Map()));
+  let groups = byType.get(meta.uid);
+  if (groups) return groups;
+  groups = [];
+  const typeName = naming.typeName(meta);
+  const type = info.schema.getType(typeName);
+  if (!options.wrapped(typeName) && isObjectType(type)) {
+    const definitions = type.getFields();
+    const byKey = new Map<string, { field: LinkField; definition: GraphQLField<unknown, unknown>; nodes: FieldNode[] }>();
+    for (const node of fieldsOf(selectionSetsAt(nodes, ['data', 'attributes'], info.fragments), info.fragments)) {
+      const field = meta.fields[node.name.value];
+      const definition = definitions[node.name.value];
+      if (!field || !definition || (field.kind !== 'relation' && field.kind !== 'media') || !field.link) continue;
+      const key = node.alias?.value ?? node.name.value;
+      const group = byKey.get(key);
+      if (group) group.nodes.push(node);
+      else byKey.set(key, { field, definition: definition as GraphQLField<unknown, unknown>, nodes: [node] });
+    }
+    for (const group of byKey.values()) {
+      const target = options.registry.contentTypes.get(group.field.kind === 'relation' ? group.field.target : fileUid);
+      if (!target) continue;
+      const names = selectedAttributes({ ...info, fieldNodes: group.nodes }, ['data', 'attributes']);
+      const whole = options.wrapped(naming.typeName(target));
+      groups.push({ ...group, shape: readShape(target, whole ? undefined : names, options.registry) });
+    }
+  }
+  byType.set(meta.uid, groups);
+  return groups;
 }

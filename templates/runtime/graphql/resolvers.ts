@@ -33,6 +33,7 @@ import type { ResolverMap } from './extension.js';
 import type { LinkField, Loaded } from './loader.js';
 import * as naming from './naming.js';
 import { scalarBehaviour, scalarResolvers } from './scalars.js';
+import { Slot } from './slot.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
 import { morphUnionName } from './sdl.js';
 import { prefetchLinks, type Prefetched, type PrefetchOptions } from './prefetch.js';
@@ -62,7 +63,7 @@ const fileUid = 'plugin::upload.file';
 const relatedPage = 100;
 
 /** Which entry an `X` object (an entry's attributes) belongs to. */
-const entryOf = new WeakMap<object, { readonly meta: ContentTypeMeta; readonly id: number }>();
+const entryOf = new Slot<{ readonly meta: ContentTypeMeta; readonly id: number }>('entry');
 
 /** Marks an entry as an `XEntity` of `meta`; returns it. */
 export function entityNode(meta: ContentTypeMeta, entry: Entry): Entry {
@@ -93,7 +94,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   /** Read shapes by field (`info.fieldNodes`) and type: see shapeOf. */
   const shapes = new WeakMap<object, Map<string, ReadShape>>();
   /** Link fields read with their list (prefetch.ts), by entry attributes and field node. */
-  const prefetched: Prefetched = new WeakMap();
+  const prefetched: Prefetched = new Slot('prefetched links');
   const prefetchOptions: PrefetchOptions = {
     db: options.db,
     registry,

@@ -6,7 +6,7 @@
  */
 import cors from '@koa/cors';
 import type Koa from 'koa';
-import { contentSecurityPolicy } from 'helmet';
+import helmetMiddleware, { contentSecurityPolicy } from 'helmet';
 import helmet from 'koa-helmet';
 
 type HelmetOptions = Parameters<typeof helmet>[0];
@@ -34,12 +34,47 @@ export const securityDefaults = {
 /**
  * Helmet's headers on every answer. Pages that need their own policy (the GraphQL
  * playground, uploaded files) set it after this runs, and theirs is the one sent.
+ *
+ * Unless a policy directive is a function of the request (a nonce), helmet writes the same
+ * headers on every answer: they are recorded from it once, at start, and then set as a list,
+ * instead of running helmet's dozen middlewares behind a promise on every request.
  */
 export function securityHeaders(config: Record<string, unknown> = {}): Koa.Middleware {
   const options = mergeConfig(securityDefaults, config);
   const csp = options.contentSecurityPolicy;
   if (isPlainObject(csp) && csp.useDefaults !== false) options.contentSecurityPolicy = withDefaultsAfter(csp);
-  return helmet(options as HelmetOptions) as unknown as Koa.Middleware;
+  const recorded = hasFunctionDirective(options.contentSecurityPolicy) ? null : recordHeaders(options as HelmetOptions);
+  if (!recorded) return helmet(options as HelmetOptions) as unknown as Koa.Middleware;
+  return function constantSecurityHeaders(ctx, next) {
+    const res = ctx.res;
+    for (const [name, value] of recorded) {
+      if (value === null) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    return next();
+  };
+}
+
+/** A header helmet sets (its value) or removes (null), in helmet's order. */
+type HeaderWrite = readonly [name: string, value: string | null];
+
+/** What helmet writes to a response, or null if it did not finish at once and without error. */
+function recordHeaders(options: HelmetOptions): HeaderWrite[] | null {
+  const writes: HeaderWrite[] = [];
+  const res = {
+    setHeader: (name: string, value: unknown) => writes.push([name, String(value)]),
+    removeHeader: (name: string) => writes.push([name, null]),
+  };
+  let finished = false;
+  helmetMiddleware(options)({} as never, res as never, (err?: unknown) => {
+    finished = err === undefined || err === null;
+  });
+  return finished ? writes : null;
+}
+
+function hasFunctionDirective(csp: unknown): boolean {
+  if (!isPlainObject(csp) || !isPlainObject(csp.directives)) return false;
+  return Object.values(csp.directives).some((value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')));
 }
 
 /**
@@ -89,7 +124,7 @@ export function corsHeaders(config: CorsConfig = {}): Koa.Middleware | undefined
   const settings = { ...corsDefaults, ...config };
   if (settings.enabled === false) return undefined;
   const list = (value: string | readonly string[]) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [...value]);
-  return cors({
+  const withOrigin = cors({
     origin: async (ctx) => {
       const requestOrigin = ctx.get('Origin');
       if (!requestOrigin) return ''; // not a cross-origin request: no CORS headers
@@ -105,6 +140,13 @@ export function corsHeaders(config: CorsConfig = {}): Koa.Middleware | undefined
     credentials: settings.credentials,
     keepHeadersOnError: settings.keepHeadersOnError,
   }) as unknown as Koa.Middleware;
+  // Without an Origin header @koa/cors only adds `Vary: Origin` (the origin callback above
+  // answers '' before anything else): the same, without its promise chain.
+  return function corsMiddleware(ctx, next) {
+    if (ctx.get('Origin') !== '') return withOrigin(ctx, next);
+    ctx.vary('Origin');
+    return next();
+  };
 }
 
 /** Strapi's settings under the project's: objects merge key by key, anything else is replaced. */

@@ -74,6 +74,23 @@ function compileSearchParam(meta: ContentTypeMeta, raw: unknown, sql: SqlBuilder
  * keyed by attribute name.
  */
 export function selectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder, alias?: string, extraFields: readonly string[] = []): string {
+  // The same few lists are selected over and over: each is spelt once (names are identifiers, so the key is unambiguous).
+  let lists = selectLists.get(meta);
+  if (!lists) selectLists.set(meta, (lists = new Map()));
+  const key = `${sql.dialect} ${alias ?? ''} ${fields.join(',')} ${extraFields.join(',')}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = spellSelectList(meta, fields, sql, alias, extraFields);
+    if (lists.size < maxSelectListsPerType) lists.set(key, list);
+  }
+  return list;
+}
+
+/** Select lists kept per type (the `fields` requests ask for, with and without aliases). */
+const maxSelectListsPerType = 200;
+const selectLists = new WeakMap<ContentTypeMeta, Map<string, string>>();
+
+function spellSelectList(meta: ContentTypeMeta, fields: readonly string[], sql: SqlBuilder, alias?: string, extraFields: readonly string[] = []): string {
   const scalars = fields.map((name) => {
     const field: ScalarFieldMeta = name === 'id' ? idField(meta) : (meta.fields[name] as ScalarFieldMeta);
     // SQLite gives JSON columns numeric affinity: a json value that is a bare number is stored

@@ -25,7 +25,37 @@ export function parseQueryString(querystring: string): Record<string, unknown> {
   if (countParameters(querystring, queryStringOptions.parameterLimit + 1) > queryStringOptions.parameterLimit) {
     throw new ValidationError(`Too many query parameters: at most ${queryStringOptions.parameterLimit}`);
   }
-  return qs.parse(querystring, queryStringOptions) as Record<string, unknown>;
+  if (querystring.length > longestCached) return qs.parse(querystring, queryStringOptions) as Record<string, unknown>;
+  let parsed = parsedQueries.get(querystring);
+  if (parsed === undefined) {
+    parsed = qs.parse(querystring, queryStringOptions) as Record<string, unknown>;
+    if (parsedQueries.size >= maxCached) parsedQueries.delete(parsedQueries.keys().next().value!);
+    parsedQueries.set(querystring, parsed);
+  }
+  // A copy: handlers and lifecycle hooks may change the query they are given.
+  return copy(parsed) as Record<string, unknown>;
+}
+
+/**
+ * Clients repeat the same few query strings, and qs costs more than copying its answer:
+ * answers are kept per query string (bounded, oldest dropped first).
+ */
+const parsedQueries = new Map<string, Record<string, unknown>>();
+const maxCached = 500;
+const longestCached = 2000;
+
+/** qs's answer is plain objects, arrays, strings and nulls. */
+function copy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copy);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copy((value as Record<string, unknown>)[key]);
+    // An own `__proto__` key stays a key; assigning it would set the prototype.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
 
 /** `&`-separated parts, as qs counts them (empty ones included), counting no further than `stop`. */

@@ -5,7 +5,8 @@
  *   playground page? → authenticate → read the request (GET, POST JSON, POST multipart)
  *   → size limit → tokens and nesting → parse → fields and aliases → validate, depth
  *   included (cached, all linear: limits.ts) → resolve the operation → variables (values,
- *   nesting) → cost (cost.ts) → execute → response size → answer.
+ *   nesting) → cost (cost.ts) → execute (a query planned once per document: execute.ts;
+ *   anything else on graphql-js) → response size → answer.
  *
  * Answers follow Apollo Server 3 (what Strapi v4 runs): 200 with `{ data, errors }` once
  * execution started; 400 with `{ errors }` for a syntax error (`GRAPHQL_PARSE_FAILED`),
@@ -42,6 +43,7 @@ import type { GraphqlContext } from './context.js';
 import type { ListLimits } from './args.js';
 import { operationCost } from './cost.js';
 import { codes, formatError, requestError } from './errors.js';
+import { executePlanned, planOperation, Unplanned, type OperationPlan } from './execute.js';
 import { checkSelections, depthLimitRule, DocumentCache, type CachedDocument, maxNesting, scanSource, variableValueCount, variablesNesting, withoutSuggestions } from './limits.js';
 import type { RelationLoader } from './loader.js';
 import { assetsSegment, PlaygroundAssets, playgroundPage } from './playground.js';
@@ -67,6 +69,8 @@ export interface EndpointOptions {
   readonly maxComplexity: number;
   /** Largest response, in bytes of JSON; 0: unlimited. */
   readonly responseSizeLimit: number;
+  /** Queries run on a plan per document (execute.ts); false: graphql-js runs everything. */
+  readonly plannedExecution: boolean;
   /** The list limits the resolvers apply (the cost counts the items they allow). */
   readonly listLimits: ListLimits;
   /** Multipart requests (file uploads); absent: refused. */
@@ -97,6 +101,9 @@ const fail = (status: number, message: string, code: string, headers?: Record<st
 
 export function graphqlEndpoint(options: EndpointOptions) {
   const cache = options.cache ?? new DocumentCache();
+  // By operation node: a plan lives as long as its cached document.
+  const plans = new WeakMap<OperationDefinitionNode, OperationPlan | null>();
+  const costs = new WeakMap<OperationDefinitionNode, number>();
   const rules: ValidationRule[] = [
     ...specifiedRules,
     ...(options.depthLimit > 0 ? [depthLimitRule(options.depthLimit)] : []),
@@ -184,15 +191,26 @@ export function graphqlEndpoint(options: EndpointOptions) {
       if (variables && variablesNesting(variables, maxNesting) > maxNesting) {
         throw fail(400, `The variables nest objects and lists more than ${maxNesting} levels deep.`, codes.badUserInput);
       }
-      checkCost(document!, operation, variables);
+      const coerced = checkCost(document!, operation, variables);
 
-      const contextValue: GraphqlContext = { state, http: ctx, koaContext: ctx, loader: options.newLoader() };
-      const result: ExecutionResult = await execute({
+      const contextOf = (): GraphqlContext => ({ state, http: ctx, koaContext: ctx, loader: options.newLoader() });
+      const plan = options.plannedExecution && coerced && planOf(document!, operation);
+      let result: ExecutionResult | undefined;
+      if (plan) {
+        try {
+          result = await executePlanned({ schema: options.schema, plan, contextValue: contextOf(), variableValues: coerced });
+        } catch (err) {
+          if (!(err instanceof Unplanned)) throw err;
+          // A value the plan does not complete as graphql-js would: graphql-js runs this document from now on.
+          plans.set(operation, null);
+        }
+      }
+      result ??= await execute({
         schema: options.schema,
         document: document!,
         variableValues: variables,
         operationName: (request.operationName as string | null | undefined) ?? undefined,
-        contextValue,
+        contextValue: contextOf(),
       });
       if (!('data' in result) || result.data === undefined) {
         // Execution never started: the variables did not fit the operation.
@@ -223,6 +241,21 @@ export function graphqlEndpoint(options: EndpointOptions) {
     }
   };
 
+  /** The plan of a validated operation, made on its first run (null: graphql-js runs it). */
+  function planOf(document: DocumentNode, operation: OperationDefinitionNode): OperationPlan | null {
+    let plan = plans.get(operation);
+    if (plan === undefined) {
+      try {
+        plan = planOperation(options.schema, document, operation) ?? null;
+      } catch (err) {
+        if (!(err instanceof Unplanned)) throw err;
+        plan = null;
+      }
+      plans.set(operation, plan);
+    }
+    return plan;
+  }
+
   /**
    * Parsed and validated once per distinct document (bounded cache). Each step is linear in
    * the document, or bounded by the limit checked before it.
@@ -252,22 +285,28 @@ export function graphqlEndpoint(options: EndpointOptions) {
   /**
    * Refuses an operation that costs more than `maxComplexity`, or whose filters hold too
    * many values, before anything runs. Variables that do not fit are left to execute(),
-   * which refuses them with its own errors.
+   * which refuses them with its own errors; those that do are returned, coerced.
    */
-  function checkCost(document: DocumentNode, operation: OperationDefinitionNode, inputs: Record<string, unknown> | undefined): void {
+  function checkCost(document: DocumentNode, operation: OperationDefinitionNode, inputs: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     const coerced = getVariableValues(options.schema, operation.variableDefinitions ?? [], inputs ?? {}, { maxErrors: 1 });
-    if (coerced.errors) return;
-    let cost: number;
-    try {
-      cost = operationCost(options.schema, document, operation, coerced.coerced, options.listLimits);
-    } catch (err) {
-      if (!(err instanceof GraphQLError)) throw err;
-      throw refuse(err);
+    if (coerced.errors) return undefined;
+    // Without variables, an operation costs the same every time.
+    const fixed = !operation.variableDefinitions?.length;
+    let cost = fixed ? costs.get(operation) : undefined;
+    if (cost === undefined) {
+      try {
+        cost = operationCost(options.schema, document, operation, coerced.coerced, options.listLimits);
+      } catch (err) {
+        if (!(err instanceof GraphQLError)) throw err;
+        throw refuse(err);
+      }
+      if (fixed) costs.set(operation, cost);
     }
     if (options.maxComplexity > 0 && cost > options.maxComplexity) {
       const message = `The operation costs ${cost}, more than the limit of ${options.maxComplexity} (plugins.graphql.maxComplexity): each field counts 1, times the items of the lists it is in (their pagination, or defaultLimit). Ask for fewer items or fields.`;
       throw refuse(new GraphQLError(message, { nodes: operation }));
     }
+    return coerced.coerced;
   }
 }
 

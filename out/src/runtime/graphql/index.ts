@@ -145,6 +145,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     maxAliases: config.maxAliases,
     maxComplexity: config.maxComplexity,
     responseSizeLimit: config.responseSizeLimit,
+    plannedExecution: config.plannedExecution,
     listLimits: limits,
     ...(uploadConfig
       ? {

@@ -16,10 +16,18 @@ import type { ComponentMeta, ContentTypeMeta } from '../meta.js';
  * file was called.
  */
 export function pascalCase(name: string): string {
-  return lodashWords(name)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
-    .join('');
+  let pascal = pascalCases.get(name);
+  if (pascal === undefined) {
+    pascal = lodashWords(name)
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+      .join('');
+    if (pascalCases.size < 10_000) pascalCases.set(name, pascal);
+  }
+  return pascal;
 }
+
+/** Resolvers name types per request: the names come from the models (and stored component uids); bounded all the same. */
+const pascalCases = new Map<string, string>();
 
 /** lodash's `words` for ASCII text (its "unicode" splitting, which any separator or case change selects). */
 const wordPattern = /[A-Z]?[a-z]+(?=[^A-Za-z0-9]|[A-Z]|$)|[A-Z]+(?=[^A-Za-z0-9]|[A-Z][a-z]|$)|[A-Z]?[a-z]+|[A-Z]+|\d*(?:1ST|2ND|3RD|(?![123])\dTH)(?=\b|[a-z_])|\d*(?:1st|2nd|3rd|(?![123])\dth)(?=\b|[A-Z_])|\d+/g;

@@ -42,8 +42,12 @@ export function healthCheck(options: HealthOptions) {
   const timeoutMs = options.timeoutMs ?? 2000;
   /** Failures are logged once per outage, not once per probe. */
   let failing = false;
-  return async function health(ctx: Context, next: Next): Promise<void> {
+  return function health(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== healthPath) return next();
+    return answer(ctx);
+  };
+
+  async function answer(ctx: Context): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -66,7 +70,7 @@ export function healthCheck(options: HealthOptions) {
     failing = true;
     ctx.status = 503;
     ctx.body = 'database unavailable';
-  };
+  }
 }
 
 /**

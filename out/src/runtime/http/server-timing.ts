@@ -15,9 +15,12 @@ interface QueryStats {
 const current = new AsyncLocalStorage<QueryStats>();
 
 /** Called by the database seam around every statement it runs. */
-export async function measureQuery<T>(run: () => Promise<T>): Promise<T> {
+export function measureQuery<T>(run: () => Promise<T>): Promise<T> {
   const stats = current.getStore();
-  if (!stats) return run();
+  return stats ? measured(stats, run) : run();
+}
+
+async function measured<T>(stats: QueryStats, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
     return await run();

@@ -70,9 +70,9 @@ export function buildStack(entries: readonly StackEntry[], builtIns: BuiltIns, n
         return;
       case 'strapi::poweredBy': {
         const value = typeof config?.poweredBy === 'string' ? config.poweredBy : 'Strapi <strapi.io>';
-        stack.push(async (ctx, next) => {
+        stack.push((ctx, next) => {
           ctx.set('X-Powered-By', value);
-          await next();
+          return next();
         });
         return;
       }

@@ -77,6 +77,17 @@ function parseComponentFields(component: ComponentMeta, raw: unknown): string[] 
 
 /** The output keys of an instance, in Strapi's order (see the file comment). */
 export function outputKeys(component: ComponentMeta, query: ComponentQuery, sorted: boolean): readonly string[] {
+  // Queries are kept with their populate tree (populate/cache.ts) and metadata never changes: computed once for both.
+  let byComponent = keysOf.get(query);
+  if (!byComponent) keysOf.set(query, (byComponent = new WeakMap()));
+  let keys = byComponent.get(component);
+  if (!keys) byComponent.set(component, (keys = [spellOutputKeys(component, query, false), spellOutputKeys(component, query, true)]));
+  return keys[sorted ? 1 : 0];
+}
+
+const keysOf = new WeakMap<ComponentQuery, WeakMap<ComponentMeta, readonly [unsorted: readonly string[], sorted: readonly string[]]>>();
+
+function spellOutputKeys(component: ComponentMeta, query: ComponentQuery, sorted: boolean): readonly string[] {
   const selected = query.fields ?? ['id', ...Object.values(component.fields).filter(isSelectableScalar).map((f) => f.name).filter((n) => n !== 'id')];
   if (!sorted) return selected;
   const sortedNames = query.sort.filter((term) => !term.via && term.field.name !== 'id').map((term) => term.field.name);

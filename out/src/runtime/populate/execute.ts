@@ -113,18 +113,51 @@ function targetConditions(ctx: PopulateContext, node: PopulateNode, sql: SqlBuil
   return conditions;
 }
 
-/** Reads the targets, turns them into entries (one object per target id) and populates inside them. */
+/** A statement reading a node's targets for some number of ids, whose only parameters are those ids. */
+interface TargetRead {
+  readonly sql: string;
+  readonly fields: string[];
+}
+
+/**
+ * Statements of populate nodes that take no parameters but the ids, by dialect, publication
+ * state and number of ids: a node parsed once (populate/cache.ts) is planned once too.
+ */
+const plannedReads = new WeakMap<PopulateNode, Map<string, TargetRead>>();
+const maxPlannedReadsPerNode = 50;
+
+/**
+ * Reads the targets, turns them into entries (one object per target id) and populates inside
+ * them. `build` writes the statement; its first parameters must be `ids`.
+ */
 async function readTargets(
   ctx: PopulateContext,
   node: PopulateNode,
+  ids: readonly number[],
   build: (sql: SqlBuilder, select: string) => string,
 ): Promise<{ rows: Record<string, unknown>[]; entries: Map<number, Entry> }> {
   const target = node.target!;
-  const sql = new SqlBuilder(ctx.db.dialect);
-  const fields = withSortedFirst(ctx, node, parseFields(target, node.query.fields));
-  const select = selectList(target, fields, sql, 't', jsonFieldsFor(node.children));
-  const compiled = sql.finish(build(sql, select));
-  const rows = await ctx.db.query(compiled.sql, compiled.params);
+  // The publication state as given, not yet validated: a kept plan was built (so checked) with it.
+  const state = node.query.publicationState === undefined ? ctx.publicationState : node.query.publicationState;
+  const key = typeof state === 'string' ? `${ctx.db.dialect} ${state} ${ids.length}` : undefined;
+  let planned = plannedReads.get(node);
+  let read = key === undefined ? undefined : planned?.get(key);
+  let params: readonly unknown[] = ids;
+  if (!read) {
+    const sql = new SqlBuilder(ctx.db.dialect);
+    const fields = withSortedFirst(ctx, node, parseFields(target, node.query.fields));
+    const select = selectList(target, fields, sql, 't', jsonFieldsFor(node.children));
+    const compiled = sql.finish(build(sql, select));
+    read = { sql: compiled.sql, fields };
+    params = compiled.params;
+    // Filters add parameters of their own: such a statement is not kept.
+    if (key !== undefined && params.length === ids.length && params.every((p, i) => p === ids[i])) {
+      if (!planned) plannedReads.set(node, (planned = new Map()));
+      if (planned.size < maxPlannedReadsPerNode) planned.set(key, read);
+    }
+  }
+  const { fields } = read;
+  const rows = await ctx.db.query(read.sql, params);
   const entries = new Map<number, Entry>();
   const items: EntryItem[] = [];
   for (const row of rows) {
@@ -171,7 +204,7 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
     return;
   }
   const ownerIds = [...new Set(items.map((i) => i.id))];
-  const { rows, entries } = await readTargets(ctx, node, (sql, select) => {
+  const { rows, entries } = await readTargets(ctx, node, ownerIds, (sql, select) => {
     const l = 'l';
     const conditions = [
       `${sql.column(link.ownerColumn, l)} IN (${ownerIds.map((id) => sql.param(id)).join(', ')})`,
@@ -216,7 +249,7 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
   let order = new Map<number, number>();
   let entries = new Map<number, Entry>();
   if (allIds.length > 0) {
-    const result = await readTargets(ctx, node, (sql, select) => {
+    const result = await readTargets(ctx, node, allIds, (sql, select) => {
       const conditions = [`${sql.column('id', 't')} IN (${allIds.map((id) => sql.param(id)).join(', ')})`, ...targetConditions(ctx, node, sql, 't')];
       const sorts = parseSort(node.target!, node.query.sort, ctx.registry);
       return `SELECT ${select} FROM ${sql.ident(node.target!.table)} ${sql.ident('t')} WHERE ${conditions.join(' AND ')} ${compileOrderBy(sorts, sql, 't')}`;

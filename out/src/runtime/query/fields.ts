@@ -13,11 +13,19 @@ import { findField } from './field-lookup.js';
 
 /** Every attribute `fields=*` selects, in declaration order (id first). */
 export function allSelectableFields(meta: ContentTypeMeta): string[] {
-  const names = Object.values(meta.fields)
-    .filter(isSelectableScalar)
-    .map((field) => field.name);
-  return ['id', ...names.filter((name) => name !== 'id')];
+  let all = allFields.get(meta);
+  if (!all) {
+    const names = Object.values(meta.fields)
+      .filter(isSelectableScalar)
+      .map((field) => field.name);
+    all = ['id', ...names.filter((name) => name !== 'id')];
+    allFields.set(meta, all);
+  }
+  return [...all];
 }
+
+/** Metadata never changes: each type's list is computed once. */
+const allFields = new WeakMap<ContentTypeMeta, readonly string[]>();
 
 /**
  * Selected attribute names: `id` first, then the requested ones in request order

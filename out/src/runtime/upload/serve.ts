@@ -45,9 +45,13 @@ export function uploadNameOf(requestPath: string, prefix = '/uploads'): string |
 export function serveUploads(options: ServeUploadsOptions) {
   const prefix = options.prefix ?? '/uploads';
   const dir = path.resolve(options.dir);
-  return async function uploads(ctx: Context, next: Next): Promise<void> {
+  return function uploads(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    return serve(ctx);
+  };
+
+  async function serve(ctx: Context): Promise<void> {
     const name = uploadNameOf(ctx.path, prefix);
     if (name === null) throw new NotFoundError();
     const file = path.join(dir, name);
@@ -84,7 +88,7 @@ export function serveUploads(options: ServeUploadsOptions) {
     ctx.length = Math.max(0, end - start + 1);
     if (ctx.method === 'HEAD') return;
     ctx.body = stats.size === 0 ? '' : createReadStream(file, { start, end });
-  };
+  }
 }
 
 /**

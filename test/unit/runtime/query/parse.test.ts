@@ -51,3 +51,12 @@ describe('parseQueryString limits', () => {
     expect(() => parseQueryString(`?${'a=1&'.repeat(999)}a=1`)).not.toThrow();
   });
 });
+
+describe('parseQueryString answers kept per query string', () => {
+  it('gives every caller its own copy: changing one answer changes no later one', () => {
+    const first = parseQueryString('populate[author][fields][0]=name&sort[0]=title');
+    (first['populate'] as Record<string, Record<string, string[]>>)['author']!['fields']!.push('bio');
+    first['sort'] = 'changed';
+    expect(parseQueryString('populate[author][fields][0]=name&sort[0]=title')).toEqual({ populate: { author: { fields: ['name'] } }, sort: ['title'] });
+  });
+});
