@@ -108,7 +108,8 @@ export interface StartGeneratedOptions {
  */
 function startScriptNodeOptions(dir: string): string[] {
   const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  const words = (pkg.scripts?.['start'] ?? '').split(/\s+/);
+  // `exec node <options> dist/server.js`: exec is the shell's, not an option of node.
+  const words = (pkg.scripts?.['start'] ?? '').split(/\s+/).filter((word, i) => !(i === 0 && word === 'exec'));
   const entry = words.indexOf('dist/server.js');
   return words[0] === 'node' && entry > 0 ? words.slice(1, entry) : [];
 }

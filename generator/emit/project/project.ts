@@ -89,7 +89,10 @@ function packageJson(ir: Schema, name: string) {
       build: 'tsc -p tsconfig.json',
       prestart: 'npm run build',
       // exec: npm's SIGTERM reaches the server itself (not a shell that would leave it orphaned).
-      start: 'exec node dist/server.js',
+      // --heap-growing-percent=50: a full GC once the old generation has grown by half since the
+      // last one (V8 lets it grow up to 4×): peak RSS under load ~135-143 MB instead of 140-175,
+      // CPU per request within noise (README, "Memory"). A flag here wins over NODE_OPTIONS.
+      start: 'exec node --heap-growing-percent=50 dist/server.js',
       pretoken: 'npm run build --silent',
       token: 'node dist/token.js',
       prisma: 'prisma',
