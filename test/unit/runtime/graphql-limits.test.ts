@@ -305,6 +305,7 @@ describe('plugins.graphql settings', () => {
       maxAliases: 200,
       maxComplexity: 20_000,
       responseSizeLimit: 10_000_000,
+      plannedExecution: true,
     });
     expect(resolveGraphqlConfig({})).toEqual(defaultGraphqlConfig());
   });
@@ -317,6 +318,7 @@ describe('plugins.graphql settings', () => {
     expect(() => resolveGraphqlConfig({ depthLimit: -1 })).toThrow(/plugins.graphql.depthLimit/);
     expect(() => resolveGraphqlConfig({ endpoint: 'graphql' })).toThrow(/endpoint/);
     expect(() => resolveGraphqlConfig({ playgroundAlways: 'yes' as never })).toThrow(/playgroundAlways/);
+    expect(() => resolveGraphqlConfig({ plannedExecution: 'no' as never })).toThrow(/plannedExecution must be true or false/);
     expect(resolveGraphqlConfig({ maxComplexity: 0, maxTokens: 0 })).toMatchObject({ maxComplexity: 0, maxTokens: 0 });
     expect(() => resolveGraphqlConfig({ maxComplexity: -1 })).toThrow('config plugins.graphql.maxComplexity must be an integer of at least 0, got -1');
     expect(() => resolveGraphqlConfig({ responseSizeLimit: 1.5 })).toThrow(/plugins.graphql.responseSizeLimit/);
