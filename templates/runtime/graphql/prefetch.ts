@@ -49,7 +49,7 @@ export async function prefetchLinks(
   if (groups.length === 0) return;
   const ids = entries.map((entry) => entry.id);
   await Promise.all(
-    groups.map(async ({ field, definition, nodes: fieldNodes, shape }) => {
+    groups.map(async ({ field, definition, nodes: fieldNodes, target, shape }) => {
       if (field.kind === 'relation' && !options.canFind(context, field.target)) return;
       let loaded: Loaded[];
       try {
@@ -65,7 +65,6 @@ export async function prefetchLinks(
         for (const node of fieldNodes) byNode.set(node, loaded[i]!);
       });
       // The next level: what the query asks of the entries just read.
-      const target = options.registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
       const next = loaded.flatMap((value) => (Array.isArray(value) ? value : value ? [value] : []));
       await prefetchLinks(options, prefetched, target, next, context, info, fieldNodes);
     }),
@@ -77,7 +76,8 @@ interface LinkGroup {
   readonly field: LinkField;
   readonly definition: GraphQLField<unknown, unknown>;
   readonly nodes: FieldNode[];
-  /** What to read of the targets. */
+  /** The type it links to, and what to read of it. */
+  readonly target: ContentTypeMeta;
   readonly shape: ReadShape;
 }
 
@@ -114,7 +114,7 @@ function linkGroups(options: PrefetchOptions, meta: ContentTypeMeta, info: Graph
       if (!target) continue;
       const names = selectedAttributes({ ...info, fieldNodes: group.nodes }, ['data', 'attributes']);
       const whole = options.wrapped(naming.typeName(target));
-      groups.push({ ...group, shape: readShape(target, whole ? undefined : names, options.registry) });
+      groups.push({ ...group, target, shape: readShape(target, whole ? undefined : names, options.registry) });
     }
   }
   byType.set(meta.uid, groups);

@@ -101,8 +101,8 @@ interface Run {
 }
 
 /**
- * The plan of `operation`, or undefined when graphql-js must run it (see the module's
- * comment). Object selections are planned as execution first reaches them, once.
+ * The plan of `operation`; undefined, or Unplanned thrown, when graphql-js must run it (see
+ * the module's comment). Object selections are planned as execution first reaches them, once.
  */
 export function planOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): OperationPlan | undefined {
   if (operation.operation !== 'query') return undefined;
@@ -114,7 +114,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
   const rootType = schema.getQueryType();
   if (!rootType) return undefined;
   const rootFields = collectFields(schema, fragments, {}, rootType, operation.selectionSet);
-  for (const name of ['__schema', '__type']) if ([...rootFields.values()].some((nodes) => nodes[0]!.name.value === name)) return undefined;
+  // Introspection (`__schema`, `__type`) throws Unplanned in objectPlan.
   const plan = { operation, fragments } as { operation: OperationDefinitionNode; fragments: Record<string, FragmentDefinitionNode>; root: ObjectPlan };
   plan.root = objectPlan(schema, rootType, rootFields);
   return plan;
@@ -302,33 +302,38 @@ function executeField(run: Run, field: FieldPlan, source: unknown, parentPath: P
         const serialized = field.serialize(value);
         if (serialized != null) return serialized;
       } catch (raw) {
-        return fieldError(run, raw, field.nodes, addPath(parentPath, field.key, field.parentType.name), field.definition.type);
+        return fieldError(run, raw, field.nodes, fieldPath(parentPath, field), field.definition.type);
       }
     }
   }
   // Leaves need their path only for an error: it is made then.
-  let path = field.leaf ? undefined : addPath(parentPath, field.key, field.parentType.name);
+  let path = field.leaf ? undefined : fieldPath(parentPath, field);
   try {
     let result: unknown;
     if (field.resolve === undefined) {
       // graphql-js's default resolver: a property of the source, called if it is a function.
       const property = source !== null && (typeof source === 'object' || typeof source === 'function') ? (source as Record<string, unknown>)[field.name] : undefined;
       if (typeof property === 'function') {
-        path ??= addPath(parentPath, field.key, field.parentType.name);
+        path ??= fieldPath(parentPath, field);
         result = (source as Record<string, (...args: unknown[]) => unknown>)[field.name]!(argumentsOf(run, field), run.contextValue, resolveInfo(run, field, path));
       } else result = property;
     } else {
-      path ??= addPath(parentPath, field.key, field.parentType.name);
+      path ??= fieldPath(parentPath, field);
       result = field.resolve(source, argumentsOf(run, field), run.contextValue, resolveInfo(run, field, path));
     }
     const completed = isPromise(result) ? result.then((resolved) => field.complete(run, resolved, path, field)) : field.complete(run, result, path, field);
     if (isPromise(completed)) {
-      return completed.then(undefined, (raw: unknown) => fieldError(run, raw, field.nodes, path ?? addPath(parentPath, field.key, field.parentType.name), field.definition.type));
+      return completed.then(undefined, (raw: unknown) => fieldError(run, raw, field.nodes, path ?? fieldPath(parentPath, field), field.definition.type));
     }
     return completed;
   } catch (raw) {
-    return fieldError(run, raw, field.nodes, path ?? addPath(parentPath, field.key, field.parentType.name), field.definition.type);
+    return fieldError(run, raw, field.nodes, path ?? fieldPath(parentPath, field), field.definition.type);
   }
+}
+
+/** The path of a field of an object at `parentPath`. */
+function fieldPath(parentPath: Path | undefined, field: FieldPlan): Path {
+  return addPath(parentPath, field.key, field.parentType.name);
 }
 
 /**
