@@ -17,7 +17,7 @@ import type { Entry } from '../rest/transform.js';
 import type { GraphqlContext } from './context.js';
 import { readLinks, type LinkField, type Loaded, type LoaderOptions } from './loader.js';
 import * as naming from './naming.js';
-import type { Slot } from './slot.js';
+import type { Slot } from '../slot.js';
 import { fieldsOf, readShape, selectedAttributes, selectionSetsAt, type ReadShape } from './selection.js';
 
 const fileUid = 'plugin::upload.file';

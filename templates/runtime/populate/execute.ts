@@ -15,6 +15,7 @@ import { compileFilters } from '../query/filters.js';
 import { parsePublicationState, selectList, type PublicationState } from '../query/list.js';
 import { compileOrderBy, parseSort } from '../query/sort.js';
 import { SqlBuilder } from '../query/sql.js';
+import { Slot } from '../slot.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import { allOfComponent, matchingInstances, outputKeys, sortInstances, type ComponentQuery } from './component-query.js';
 import type { PopulateNode, PopulateTree } from './parse.js';
@@ -273,7 +274,8 @@ function parseJson(value: unknown): unknown {
   }
 }
 
-const storedValues = new WeakMap<object, Record<string, unknown>>();
+/** A slot, not a WeakMap: REST makes one output per component instance of every entry it answers. */
+const storedValues = new Slot<Record<string, unknown>>('stored component value');
 
 /**
  * The stored JSON a populated component output was made from (GraphQL resolves relations

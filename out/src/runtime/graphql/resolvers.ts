@@ -34,7 +34,7 @@ import type { ResolverMap } from './extension.js';
 import type { LinkField, Loaded } from './loader.js';
 import * as naming from './naming.js';
 import { scalarBehaviour, scalarResolvers } from './scalars.js';
-import { Slot } from './slot.js';
+import { Slot } from '../slot.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
 import { morphUnionName } from './sdl.js';
 import { prefetchLinks, type Prefetched, type PrefetchOptions } from './prefetch.js';
