@@ -35,6 +35,9 @@ export default function register(extension: GraphqlExtensionService): void {
   extension.middleware('count-header', (options) => async (resolve, parent, args, context, info) => {
     const result = await resolve(parent, args, context, info);
     context.http.set('X-Articles-Middleware', String(options));
+    // Arguments belong to this call: changing them afterwards must not reach the next request.
+    const filters = (args as { filters?: { title?: { eq?: unknown } } }).filters;
+    if (filters?.title) filters.title.eq = 'changed by a middleware';
     return result;
   });
 
@@ -190,6 +193,11 @@ describe('the server runs the extension', () => {
   it('middlewares: named with options, around the resolver', async () => {
     const res = await gql('{ articles(filters: { title: { eq: "first post" } }) { data { id } } }');
     expect(res.headers.get('x-articles-middleware')).toBe('seen');
+  });
+
+  it('arguments are each call\'s own: a middleware changing them does not change the next request\'s', async () => {
+    const query = '{ articles(filters: { title: { eq: "first post" } }) { data { id } } }';
+    for (let i = 0; i < 3; i++) expect((await gql(query)).body.data.articles.data).toHaveLength(1);
   });
 
   it('a field added to a generated type can read any attribute of its entry (even one not asked for)', async () => {

@@ -6,6 +6,7 @@ import type { ParameterizedContext } from 'koa';
 import type { ContentTypeMeta } from '../meta.js';
 import type { Access, EntityService } from '../entity/service.js';
 import { NotFoundError } from '../errors.js';
+import { isMultipart } from '../http/body.js';
 import { parseQueryString } from '../query/parse.js';
 import type { EntryFiles, EntryWrite } from '../upload/entry-files.js';
 import type { Entry } from './transform.js';
@@ -63,7 +64,7 @@ function body(ctx: RouteContext): unknown {
  */
 function writeEntry(ctx: RouteContext, write: EntryWrite<Entry>): Promise<Entry> {
   const { service, entryFiles } = ctx.state;
-  if (entryFiles && ctx.is('multipart/form-data')) return entryFiles.write(ctx, service, write);
+  if (entryFiles && isMultipart(ctx)) return entryFiles.write(ctx, service, write);
   return write(service, body(ctx));
 }
 

@@ -45,6 +45,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
 import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
@@ -337,17 +338,52 @@ function fieldPath(parentPath: Path | undefined, field: FieldPlan): Path {
 }
 
 /**
- * A field's arguments: the same for every item it is asked of in one run, so coerced once;
- * each call gets its own object, as from graphql-js (whose default values are shared objects
- * too).
+ * A field's arguments: the same for every item it is asked of in one run, so coerced once
+ * per run — or once for good when they hold no variable (coercing a literal costs more than
+ * copying it). Each call gets its own copy, nested objects included.
  */
 function argumentsOf(run: Run, field: FieldPlan): Record<string, unknown> {
+  let fixed = fixedArguments.get(field);
+  if (fixed === undefined) {
+    fixed = null;
+    const node = field.nodes[0]!;
+    if (!node.arguments?.some((argument) => holdsVariable(argument.value))) {
+      try {
+        fixed = getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], node, {});
+      } catch {
+        // A literal a scalar refuses: coerced (and refused) per call, with the field's error.
+      }
+    }
+    fixedArguments.set(field, fixed);
+  }
+  if (fixed !== null) return copyArguments(fixed) as Record<string, unknown>;
   let args = run.args.get(field);
   if (args === undefined) {
     args = getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], field.nodes[0]!, run.variableValues);
     run.args.set(field, args);
   }
   return { ...args };
+}
+
+/** Arguments coerced from literals alone, by field of a cached plan (null: they read variables). */
+const fixedArguments = new WeakMap<FieldPlan, Record<string, unknown> | null>();
+
+function holdsVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(holdsVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => holdsVariable(field.value));
+  return false;
+}
+
+/** Lists and plain objects copied level by level; any other value (a scalar's) shared. */
+function copyArguments(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyArguments);
+  if (value === null || typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy = Object.create(prototype) as Record<string, unknown>;
+  for (const key of Object.keys(value)) copy[key] = copyArguments((value as Record<string, unknown>)[key]);
+  return copy;
 }
 
 function resolveInfo(run: Run, field: FieldPlan, path: Path | undefined): GraphQLResolveInfo {

@@ -36,6 +36,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Authenticator } from '../auth/authenticate.js';
+import { isMultipart } from '../http/body.js';
 import type { AuthState } from '../auth/index.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from '../upload/multipart.js';
@@ -152,7 +153,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
 
       let request: GraphqlRequest;
       if (ctx.method === 'GET') request = { query: ctx.query.query, variables: jsonParam(ctx.query.variables, 'variables'), operationName: ctx.query.operationName };
-      else if (ctx.is('multipart/form-data')) {
+      else if (isMultipart(ctx)) {
         if (!options.multipart) throw fail(400, 'Multipart requests are not accepted here.', codes.badRequest);
         multipart = await readMultipart(ctx.req, { tmpDir: options.multipart.tmpDir, limits: options.multipart.limits });
         request = multipartRequest(multipart);

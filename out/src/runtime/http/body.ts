@@ -32,7 +32,7 @@ export function jsonBody(options: BodyOptions) {
 
   async function readBody(ctx: Context, next: Next): Promise<void> {
     // Multipart bodies (uploads) are streamed by the route that accepts them, with its own limits.
-    if (!ctx.is('multipart/form-data')) {
+    if (!isMultipart(ctx)) {
       const declared = Number(ctx.get('content-length') || 0);
       if (declared > options.limit) throw new PayloadTooLargeError();
       const chunks: Buffer[] = [];
@@ -44,7 +44,7 @@ export function jsonBody(options: BodyOptions) {
       }
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() !== '') {
-        if (!ctx.is('json') && ctx.get('content-type') !== '') {
+        if (!isJson(ctx) && ctx.get('content-type') !== '') {
           throw new ValidationError('Unsupported content type: send the body as application/json');
         }
         let value: unknown;
@@ -60,6 +60,22 @@ export function jsonBody(options: BodyOptions) {
     }
     await next();
   }
+}
+
+/**
+ * `ctx.is('multipart/form-data')`, without type-is parsing the media type of every request
+ * that cannot be one (it costs a few µs each time).
+ */
+export function isMultipart(ctx: Context): boolean {
+  const type = ctx.get('content-type');
+  return type.length >= 10 && type.slice(0, 10).toLowerCase() === 'multipart/' && !!ctx.is('multipart/form-data');
+}
+
+/** `ctx.is('json')` of a request with a body: `application/json` itself without type-is. */
+function isJson(ctx: Context): boolean {
+  const type = ctx.get('content-type');
+  if (type === 'application/json' || type.startsWith('application/json;')) return true;
+  return !!ctx.is('json');
 }
 
 /**
