@@ -104,6 +104,9 @@ export async function readMultipart(req: IncomingMessage, options: ReadMultipart
   const tempPaths: string[] = [];
   const open = new Set<WriteStream>();
   const writes: Promise<void>[] = [];
+  // A file stream destroyed before its file is open still creates the file, then closes it:
+  // removal waits for every 'close', or it could run first and leave that file behind.
+  const closed: Promise<void>[] = [];
   const cleanup = async () => {
     await Promise.all(tempPaths.map((p) => rm(p, { force: true })));
   };
@@ -115,8 +118,8 @@ export async function readMultipart(req: IncomingMessage, options: ReadMultipart
       failed = true;
       req.unpipe(parser);
       for (const stream of open) stream.destroy();
-      // Wait for every writer to stop before removing what it wrote.
-      void Promise.allSettled(writes)
+      // Wait for every writer to stop, and its file to be closed, before removing what it wrote.
+      void Promise.allSettled([...writes, ...closed])
         .then(cleanup)
         .finally(() => reject(error));
     };
@@ -133,6 +136,7 @@ export async function readMultipart(req: IncomingMessage, options: ReadMultipart
       const tempPath = path.join(tmpDir, `upload-${randomBytes(16).toString('hex')}`);
       tempPaths.push(tempPath);
       const out = createWriteStream(tempPath, { flags: 'wx' });
+      closed.push(new Promise<void>((resolve) => out.once('close', () => resolve())));
       open.add(out);
       let size = 0;
       stream.on('data', (chunk: Buffer) => {
