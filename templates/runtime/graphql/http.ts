@@ -35,8 +35,8 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Authenticator } from '../auth/authenticate.js';
-import { isMultipart } from '../http/body.js';
 import type { AuthState } from '../auth/index.js';
+import { isMultipart } from '../http/body.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from '../upload/multipart.js';
 import type { GraphqlContext } from './context.js';

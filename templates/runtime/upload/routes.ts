@@ -10,7 +10,7 @@
  */
 import type { ContentTypeMeta } from '../meta.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
-import { parseJsonText } from '../http/body.js';
+import { isMultipart, parseJsonText } from '../http/body.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Route, RouteContext } from '../rest/routes.js';
 import { multipartLimits, type UploadConfig } from './config.js';
@@ -85,7 +85,7 @@ interface UploadBody {
  * with the field size limit.
  */
 async function readUploadBody(ctx: RouteContext, config: UploadConfig, tmpDir: string): Promise<UploadBody> {
-  if (ctx.is('multipart/form-data')) {
+  if (isMultipart(ctx)) {
     const multipart = await readMultipartRequest(ctx, { tmpDir, limits: multipartLimits(config), acceptFile: (field) => field === filesField });
     return { multipart, fileInfo: multipart.fields.get('fileInfo') };
   }

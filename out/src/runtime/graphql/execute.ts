@@ -343,26 +343,28 @@ function fieldPath(parentPath: Path | undefined, field: FieldPlan): Path {
  * copying it). Each call gets its own copy, nested objects included.
  */
 function argumentsOf(run: Run, field: FieldPlan): Record<string, unknown> {
-  let fixed = fixedArguments.get(field);
-  if (fixed === undefined) {
-    fixed = null;
-    const node = field.nodes[0]!;
+  const definition = field.definition as Parameters<typeof getArgumentValues>[0];
+  const node = field.nodes[0]!;
+  let coerced = fixedArguments.get(field);
+  if (coerced === undefined) {
+    coerced = null;
     if (!node.arguments?.some((argument) => holdsVariable(argument.value))) {
       try {
-        fixed = getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], node, {});
+        coerced = getArgumentValues(definition, node, {});
       } catch {
         // A literal a scalar refuses: coerced (and refused) per call, with the field's error.
       }
     }
-    fixedArguments.set(field, fixed);
+    fixedArguments.set(field, coerced);
   }
-  if (fixed !== null) return copyArguments(fixed) as Record<string, unknown>;
-  let args = run.args.get(field);
-  if (args === undefined) {
-    args = getArgumentValues(field.definition as Parameters<typeof getArgumentValues>[0], field.nodes[0]!, run.variableValues);
-    run.args.set(field, args);
+  if (coerced === null) {
+    coerced = run.args.get(field);
+    if (coerced === undefined) {
+      coerced = getArgumentValues(definition, node, run.variableValues);
+      run.args.set(field, coerced);
+    }
   }
-  return { ...args };
+  return copyArguments(coerced) as Record<string, unknown>;
 }
 
 /** Arguments coerced from literals alone, by field of a cached plan (null: they read variables). */
