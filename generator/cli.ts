@@ -13,13 +13,15 @@ import { build } from './pipeline.js';
 import type { StaleFile } from './write/check.js';
 import type { HandEdit } from './write/hand-edits.js';
 import { formatModelError } from './validate/model-error.js';
+import { describePlugins } from './ir/project-plugins.js';
+import type { BuildInput } from './load/load-project.js';
 
 const providers: readonly Provider[] = ['sqlite', 'postgresql', 'mysql'];
 
 const mainHelp = `contentgen: generate a standalone Koa server (Strapi v4 compatible REST API) from content-type models
 
 Usage:
-  contentgen build <models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check] [--force]
+  contentgen build <project-or-models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check] [--force]
   contentgen --help
   contentgen build --help
 
@@ -27,9 +29,11 @@ Commands:
   build    validate the models and emit the server into the output folder
 `;
 
-const buildHelp = `Usage: contentgen build <models-dir> [options]
+const buildHelp = `Usage: contentgen build <project-or-models-dir> [options]
 
-<models-dir> is a Strapi v4 src/ folder (api/<api>/content-types/<name>/schema.json,
+<project-or-models-dir> is a Strapi v4 project root (its package.json depends on
+@strapi/strapi: models are read from src/, and the plugins it installs decide what is
+served), a Strapi v4 src/ folder (api/<api>/content-types/<name>/schema.json,
 components/<category>/<name>.json) or a flat folder of <name>.json content types with
 components/ beside them. An optional permissions.json maps role types to actions.
 
@@ -77,7 +81,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     return 0;
   }
   if (positionals.length !== 1) {
-    err.write(`contentgen build: expected one models folder, got ${positionals.length}\n\n${buildHelp}`);
+    err.write(`contentgen build: expected one project or models folder, got ${positionals.length}\n\n${buildHelp}`);
     return 2;
   }
   const provider = values.db === 'postgres' ? 'postgresql' : values.db === 'mariadb' ? 'mysql' : values.db;
@@ -116,6 +120,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
 
   if (!result.ok) {
     if ('errors' in result) {
+      if (result.input) err.write(`${inputLine(positionals[0]!, result.input)}\n`);
       err.write(`contentgen: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'} in ${positionals[0]}; nothing was written.\n`);
       for (const e of result.errors) err.write(`  ${formatModelError(e)}\n`);
     } else if ('handEdits' in result) {
@@ -138,6 +143,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     return 1;
   }
   const written = result.written!;
+  out.write(`${inputLine(positionals[0]!, result.input)}\n`);
   out.write(
     `contentgen: ${result.ir.contentTypes.length} content types, ${result.ir.components.length} components → ${values.out} ` +
       `(${written.written.length} written, ${written.removed.length} removed${result.migration.added ? `, migration ${result.migration.added.name}` : ''})\n`,
@@ -152,6 +158,12 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     for (const line of changes.dangerous) out.write(`  dangerous  ${line}\n`);
   }
   return 0;
+}
+
+/** Says what the build read, so a project root and a models folder are never mistaken. */
+function inputLine(given: string, input: BuildInput): string {
+  if (input.kind === 'models') return `contentgen: models folder ${given}`;
+  return `contentgen: Strapi project ${given} (@strapi/strapi ${input.project!.strapiVersion}; models from ${path.join(given, 'src')}; plugins: ${describePlugins(input.plugins)})`;
 }
 
 const handEditNote: Record<HandEdit['kind'], string> = {

@@ -13,6 +13,7 @@ import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
 import { loadGraphqlInputs } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
+import { resolveInput, type BuildInput } from './load/load-project.js';
 import { loadPreviousBuild } from './load/load-previous.js';
 import { loadUserCode } from './load/load-user-code.js';
 import { orphanApiFiles } from './emit/project/user-code.js';
@@ -26,12 +27,14 @@ import { HandEditsError, type HandEdit } from './write/hand-edits.js';
 import { writeOutput, type WriteResult } from './write/write.js';
 
 export type BuildResult =
-  | { readonly ok: false; readonly errors: readonly ModelError[] }
+  | { readonly ok: false; readonly errors: readonly ModelError[]; readonly input?: BuildInput }
   | { readonly ok: false; readonly migrationErrors: readonly string[] }
   /** Generated files edited by hand since the last build; nothing was written (see --force). */
   | { readonly ok: false; readonly handEdits: readonly HandEdit[] }
   | {
       readonly ok: true;
+      /** What the build was pointed at: a Strapi project root or a models folder. */
+      readonly input: BuildInput;
       readonly ir: Schema;
       readonly files: FileMap;
       readonly migration: MigrationPlan;
@@ -45,10 +48,13 @@ export type BuildResult =
 
 /** Loads, validates and emits in memory; touches nothing on disk but reads. */
 export async function generate(options: BuildOptions): Promise<BuildResult> {
+  const input = await resolveInput(options.modelsDir);
+  if (input.error) return { ok: false, errors: [{ file: 'package.json', pointer: '', message: input.error }], input };
   const userCode = await loadUserCode(options.outDir);
-  const models = { ...(await loadModels(options.modelsDir)), customActions: userCode.customActions };
+  const loaded = await loadModels(input.modelsDir, input.plugins);
+  const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}) };
   const { errors, warnings: modelWarnings } = checkModels(models);
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return { ok: false, errors, input };
 
   const ir = buildIr(models, options.provider);
   const graphql = await loadGraphqlInputs(options.outDir);
@@ -72,7 +78,7 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const changes = changeReport(previous, { summary, sdl: files.get(schemaPath)?.content ?? '' }, migration, renames);
   const report = changes?.markdown ?? previous.report ?? changeReport({}, { summary, sdl: '' }, migration)!.markdown;
   files.add(changeReportPath, withHeader(changeReportPath, report, bannerText));
-  return { ok: true, ir, files, migration, ...(changes ? { changes } : {}), warnings };
+  return { ok: true, input, ir, files, migration, ...(changes ? { changes } : {}), warnings };
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {

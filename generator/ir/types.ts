@@ -4,6 +4,7 @@
  */
 import type { Provider } from './scalars.js';
 import type { I18nSettings } from './i18n.js';
+import type { ProjectPlugins } from './project-plugins.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
 export type { ScalarType, RelationKind, Provider };
@@ -199,4 +200,6 @@ export interface Schema {
   readonly customActions: Readonly<Record<string, readonly string[]>>;
   /** The i18n plugin's locales (locales.json, or English alone). */
   readonly i18n: I18nSettings;
+  /** The Strapi plugins the project installs that shape the server (project-plugins.ts). */
+  readonly plugins: ProjectPlugins;
 }

@@ -14,6 +14,8 @@ import type { ModelError } from '../validate/model-error.js';
 import { pluginContentTypes } from '../ir/plugins.js';
 import { customFieldsFile } from '../ir/custom-fields.js';
 import { localesFile } from '../ir/i18n.js';
+import { modelsFolderPlugins, type ProjectPlugins } from '../ir/project-plugins.js';
+import type { StrapiProject } from './load-project.js';
 
 export interface RawFile {
   /** Path relative to the models folder, with forward slashes. */
@@ -45,13 +47,17 @@ export interface LoadedModels {
   readonly errors: readonly ModelError[];
   /** Custom route actions of the output folder's src/api/ files, by content type uid (load-user-code.ts). */
   readonly customActions?: ReadonlyMap<string, readonly string[]>;
+  /** The plugins that shape the server: the project's (load-project.ts), or a models folder's defaults. */
+  readonly plugins: ProjectPlugins;
+  /** Set when the build was pointed at a Strapi project root. */
+  readonly project?: StrapiProject;
 }
 
-export async function loadModels(root: string): Promise<LoadedModels> {
+export async function loadModels(root: string, plugins: ProjectPlugins = modelsFolderPlugins): Promise<LoadedModels> {
   const errors: ModelError[] = [];
   const rootStat = await stat(root).catch(() => undefined);
   if (!rootStat?.isDirectory()) {
-    return { root, contentTypes: [], components: [], errors: [{ file: root, pointer: '', message: 'models folder not found' }] };
+    return { root, contentTypes: [], components: [], plugins, errors: [{ file: root, pointer: '', message: 'models folder not found' }] };
   }
 
   const read = async (rel: string): Promise<RawFile | undefined> => {
@@ -123,7 +129,7 @@ export async function loadModels(root: string): Promise<LoadedModels> {
       message: 'no content types found (expected api/<api>/content-types/<name>/schema.json or <name>.json files)',
     });
   }
-  return { root, contentTypes, components, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), ...(locales ? { locales } : {}), errors };
+  return { root, contentTypes, components, plugins, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), ...(locales ? { locales } : {}), errors };
 }
 
 /** An extension adds attributes to the plugin's user model (or overrides them), keeping the rest. */

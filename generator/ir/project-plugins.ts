@@ -1,0 +1,45 @@
+/**
+ * The Strapi plugins a project installs that change what contentgen emits. A Strapi v4
+ * project chooses them in its package.json; a bare models folder gets contentgen's defaults
+ * (GraphQL, i18n and the documentation on; the community plugins off).
+ */
+export interface ProjectPlugins {
+  /** `@strapi/plugin-graphql`: the /graphql endpoint, its schema and schema.graphql. */
+  readonly graphql: boolean;
+  /** `@strapi/plugin-i18n`: localized types, locales and their routes. */
+  readonly i18n: boolean;
+  /** `@strapi/plugin-documentation`: the documentation routes (Swagger UI). */
+  readonly documentation: boolean;
+  /** `strapi-plugin-populate-deep`: `populate=deep` and `populate=deep,N`. */
+  readonly populateDeep: boolean;
+  /** `strapi-plugin-transformer`: flattened answers, as its config says. */
+  readonly transformer: boolean;
+}
+
+/** The npm package that installs each plugin. */
+export const pluginPackages: Readonly<Record<keyof ProjectPlugins, readonly string[]>> = {
+  graphql: ['@strapi/plugin-graphql'],
+  i18n: ['@strapi/plugin-i18n'],
+  documentation: ['@strapi/plugin-documentation'],
+  populateDeep: ['strapi-plugin-populate-deep'],
+  transformer: ['strapi-plugin-transformer'],
+};
+
+export const modelsFolderPlugins: ProjectPlugins = { graphql: true, i18n: true, documentation: true, populateDeep: false, transformer: false };
+
+export function pluginsOf(packages: readonly string[]): ProjectPlugins {
+  const installed = (key: keyof ProjectPlugins) => pluginPackages[key].some((p) => packages.includes(p));
+  return {
+    graphql: installed('graphql'),
+    i18n: installed('i18n'),
+    documentation: installed('documentation'),
+    populateDeep: installed('populateDeep'),
+    transformer: installed('transformer'),
+  };
+}
+
+/** `graphql, i18n` — for the CLI's "read a Strapi project" line. */
+export function describePlugins(plugins: ProjectPlugins): string {
+  const on = (Object.keys(pluginPackages) as (keyof ProjectPlugins)[]).filter((k) => plugins[k]).map((k) => pluginPackages[k][0]!);
+  return on.length ? on.join(', ') : 'none that contentgen serves';
+}

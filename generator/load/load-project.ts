@@ -1,0 +1,54 @@
+/**
+ * Stage 0: what the build was pointed at. Either a Strapi v4 project root (its package.json
+ * depends on `@strapi/strapi`; models under `src/`), whose installed plugins decide what the
+ * server serves, or a bare models folder, which keeps contentgen's defaults.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { modelsFolderPlugins, pluginsOf, type ProjectPlugins } from '../ir/project-plugins.js';
+
+export interface StrapiProject {
+  /** The project root (the folder holding package.json, config/ and src/). */
+  readonly root: string;
+  /** `@strapi/strapi`'s version range as package.json has it. */
+  readonly strapiVersion: string;
+  /** dependencies and devDependencies of package.json, by package name. */
+  readonly dependencies: Readonly<Record<string, string>>;
+}
+
+export interface BuildInput {
+  readonly kind: 'project' | 'models';
+  /** The folder models are read from: the project's `src/`, or the folder given. */
+  readonly modelsDir: string;
+  readonly plugins: ProjectPlugins;
+  /** Set for a project root. */
+  readonly project?: StrapiProject;
+  /** A problem with the input itself (a project whose package.json cannot be read). */
+  readonly error?: string;
+}
+
+export async function resolveInput(dir: string): Promise<BuildInput> {
+  const models: BuildInput = { kind: 'models', modelsDir: dir, plugins: modelsFolderPlugins };
+  const packageFile = path.join(dir, 'package.json');
+  if (!(await isFile(packageFile))) return models;
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(await readFile(packageFile, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    return { ...models, error: `package.json: ${(e as Error).message}` };
+  }
+  const dependencies = { ...asRecord(json.devDependencies), ...asRecord(json.dependencies) };
+  const strapiVersion = dependencies['@strapi/strapi'];
+  if (strapiVersion === undefined) return models;
+  const project: StrapiProject = { root: dir, strapiVersion, dependencies };
+  return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project };
+}
+
+function asRecord(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isFile() ?? false;
+}
