@@ -11,7 +11,7 @@ import { bannerText, migrationText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
-import { loadGraphqlInputs } from './load/load-graphql.js';
+import { defaultGraphqlInputs, loadGraphqlInputs } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
 import { resolveInput, type BuildInput } from './load/load-project.js';
 import { loadPreviousBuild } from './load/load-previous.js';
@@ -57,7 +57,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (errors.length > 0) return { ok: false, errors, input };
 
   const ir = buildIr(models, options.provider);
-  const graphql = await loadGraphqlInputs(options.outDir);
+  // src/extensions/graphql.ts is the GraphQL plugin's: read only when the project installs it.
+  const graphql = ir.plugins.graphql ? await loadGraphqlInputs(options.outDir) : defaultGraphqlInputs;
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
   const warnings = [
     ...modelWarnings.map(formatModelError),

@@ -33,7 +33,8 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir) => emitPrismaSchema(ir, [...authPrismaModels(ir), ...componentIdModels(ir), ...webhookOutboxModels(ir)]),
   (ir) => emitContentTypes(ir),
   (ir) => emitAuth(ir),
-  (ir, options) => emitGraphql(ir, options.graphql),
+  // The GraphQL plugin's files exist when the project installs it.
+  (ir, options) => (ir.plugins.graphql ? emitGraphql(ir, options.graphql) : new FileMap()),
   (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
   () => emitRuntime(),
   (ir, options) => emitClient(ir, { name: options.name }),

@@ -80,7 +80,7 @@ export async function loadModels(root: string, plugins: ProjectPlugins = modelsF
         const rel = toPosix(path.join('api', api, 'content-types', name, 'schema.json'));
         if (!(await isFile(path.join(root, rel)))) continue;
         const raw = await read(rel);
-        if (raw) contentTypes.push({ ...raw, uid: `api::${api}.${name}` });
+        if (raw) contentTypes.push({ ...raw, json: plugins.i18n ? raw.json : withoutI18n(raw.json), uid: `api::${api}.${name}` });
       }
     }
   }
@@ -89,13 +89,15 @@ export async function loadModels(root: string, plugins: ProjectPlugins = modelsF
     if (!(await isFile(path.join(root, entry)))) continue;
     const name = entry.slice(0, -'.json'.length);
     const raw = await read(entry);
-    if (raw) contentTypes.push({ ...raw, uid: `api::${name}.${name}` });
+    if (raw) contentTypes.push({ ...raw, json: plugins.i18n ? raw.json : withoutI18n(raw.json), uid: `api::${name}.${name}` });
   }
 
   // Plugin types come after the user's, with a user extension of the user model merged in.
   const userExtension = 'extensions/users-permissions/content-types/user/schema.json';
   const extension = (await isFile(path.join(root, userExtension))) ? await read(userExtension) : undefined;
   for (const plugin of pluginContentTypes) {
+    // The i18n plugin's locale type exists when the project installs the plugin.
+    if (plugin.plugin === 'i18n' && !plugins.i18n) continue;
     let json: unknown = plugin.json;
     let file = `(built-in ${plugin.uid})`;
     if (plugin.uid === 'plugin::users-permissions.user' && extension) {
@@ -130,6 +132,25 @@ export async function loadModels(root: string, plugins: ProjectPlugins = modelsF
     });
   }
   return { root, contentTypes, components, plugins, ...(permissions ? { permissions } : {}), ...(customFields ? { customFields } : {}), ...(locales ? { locales } : {}), errors };
+}
+
+/**
+ * A content type as Strapi sees it without the i18n plugin: `pluginOptions.i18n` (of the type
+ * and of its attributes) is ignored, so the type is not localized.
+ */
+export function withoutI18n(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const strip = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const { pluginOptions, ...rest } = value as Record<string, unknown>;
+    if (typeof pluginOptions !== 'object' || pluginOptions === null || Array.isArray(pluginOptions) || !('i18n' in pluginOptions)) return value;
+    const { i18n: _ignored, ...others } = pluginOptions as Record<string, unknown>;
+    return Object.keys(others).length ? { ...rest, pluginOptions: others } : rest;
+  };
+  const type = strip(json) as Record<string, unknown>;
+  const attributes = type.attributes;
+  if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) return type;
+  return { ...type, attributes: Object.fromEntries(Object.entries(attributes).map(([name, a]) => [name, strip(a)])) };
 }
 
 /** An extension adds attributes to the plugin's user model (or overrides them), keeping the rest. */

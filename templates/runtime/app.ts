@@ -1,6 +1,7 @@
 /**
- * Builds the Koa application: error envelope first, then body reading, then the GraphQL
- * endpoint (`/graphql`, see graphql/index.ts), then one router with every content type's
+ * Builds the Koa application: the global middleware stack (error envelope, body reading, …),
+ * then the plugins src/server.ts registers (plugin.ts: GraphQL, the documentation, as the
+ * project installs them), then one router with every content type's
  * routes and the users-permissions and upload plugins' routes under the REST prefix
  * (uploaded files are served at /uploads). Every route first authenticates the caller and
  * checks the route's action (`ctx.state.auth`, see auth/authenticate.ts); the plugin's auth
@@ -21,8 +22,6 @@ import type { CoreAction, RouteConfig } from './extend/content-api.js';
 import { Extensions } from './extend/extensions.js';
 import { resolveMiddlewares } from './extend/middlewares.js';
 import { checkPolicies, resolvePolicies, restPolicyContext } from './extend/policies.js';
-import { createGraphqlPlugin, type GraphqlRegister } from './graphql/index.js';
-import { documentation } from './http/documentation.js';
 import { jsonBody } from './http/body.js';
 import { allowedMethods } from './http/methods.js';
 import { serverTiming } from './http/server-timing.js';
@@ -31,6 +30,7 @@ import { actionName, findActionOf, type Route, type RouteState } from './rest/ro
 import type { UploadPlugin } from './upload/index.js';
 import type { Outbox } from './webhooks/index.js';
 import { i18nRoutes } from './i18n/locales.js';
+import type { ServerPlugin } from './plugin.js';
 
 export interface AppOptions {
   readonly routes: readonly Route[];
@@ -44,17 +44,13 @@ export interface AppOptions {
   readonly upload?: UploadPlugin;
   /** Mounted first, before the error envelope (e.g. a health check that must answer plainly). */
   readonly before?: readonly Koa.Middleware[];
-  /** The GraphQL endpoint: the user's extension (src/extensions/graphql.ts) and schema.graphql. */
-  readonly graphql?: {
-    readonly register?: GraphqlRegister;
-    /** Outside production, a warning at start when this file no longer matches the schema. */
-    readonly schemaFile?: string;
-  };
+  /** The plugins the server registers (GraphQL, the documentation), mounted in this order. */
+  readonly plugins?: readonly ServerPlugin[];
   /** The user's src/api, src/policies and src/middlewares (none: the core behaviour). */
   readonly extensions?: Extensions;
   /** The Koa application to fill (made here when absent). */
   readonly koa?: Koa<AppState>;
-  /** The server's folder (openapi.json for /documentation); absent: no documentation. */
+  /** The server's folder (openapi.json, schema.graphql), handed to the plugins. */
   readonly root?: string;
   readonly log?: (err: unknown) => void;
   /** Where content writes record their webhook events (webhooks/); absent: none are recorded. */
@@ -146,20 +142,20 @@ export function buildApp(options: AppOptions): App {
   for (const route of i18nRoutes(options.registry, db)) mount(route, undefined, 'i18n');
 
   const log = options.log ?? ((err: unknown) => console.error(err));
-  const graphql = createGraphqlPlugin({
+  const core = {
     registry: options.registry,
     db,
-    config: config.plugins.graphql,
+    config,
     auth,
     extensions,
     tools,
     ...(options.upload ? { upload: options.upload } : {}),
-    ...(options.graphql?.register ? { register: options.graphql.register } : {}),
-    ...(options.graphql?.schemaFile ? { schemaFile: options.graphql.schemaFile } : {}),
+    ...(options.events ? { events: options.events } : {}),
+    ...(options.root ? { root: options.root } : {}),
     environment: process.env.NODE_ENV ?? 'development',
     log,
-    ...(options.events ? { events: options.events } : {}),
-  });
+  };
+  const mounted = (options.plugins ?? []).map((plugin) => plugin.mount(core));
 
   for (const middleware of options.before ?? []) app.use(middleware);
   if (config.diagnostics.serverTiming) app.use(serverTiming());
@@ -176,10 +172,7 @@ export function buildApp(options: AppOptions): App {
     tools,
   );
   for (const middleware of stack) app.use(middleware);
-  if (options.root && ((process.env.NODE_ENV ?? 'development') !== 'production' || config.plugins.documentation.servedInProduction)) {
-    app.use(documentation({ path: config.plugins.documentation.path, root: options.root }));
-  }
-  app.use(graphql.middleware);
+  for (const plugin of mounted) if (plugin.middleware) app.use(plugin.middleware);
   app.use(router.routes());
   app.use(allowedMethods(router));
   return { koa: app, service: (uid) => serviceFor(options.registry.contentTypes.get(uid) ?? unknownType(uid)) };

@@ -41,7 +41,7 @@ export function actionCatalog(ir: Schema): ActionCatalog {
     (catalog[api] ??= {})[controller] = [...(ct.kind === 'singleType' ? singleActions : collectionActions), ...i18n, ...custom.filter((a) => !i18n.includes(a))];
   }
   catalog['plugin::upload'] = { 'content-api': [...uploadActions] };
-  catalog['plugin::i18n'] = { locales: ['listLocales'] };
+  if (ir.plugins.i18n) catalog['plugin::i18n'] = { locales: ['listLocales'] };
   catalog[upPrefix] = Object.fromEntries(Object.entries(usersPermissionsActions).map(([c, actions]) => [c, [...actions]]));
   return catalog;
 }

@@ -64,7 +64,7 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
     schemas.UploadFileObject = plainEntrySchema(byUid.get(fileUid)!, context);
     Object.assign(paths, uploadPaths());
   }
-  addI18nPaths(ir, paths, schemas);
+  if (ir.plugins.i18n) addI18nPaths(ir, paths, schemas);
   return {
     openapi: '3.1.0',
     info: {

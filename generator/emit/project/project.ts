@@ -17,7 +17,7 @@ const adapterPackage = {
 
 export function emitProject(ir: Schema, options: { name: string }): FileMap {
   const files = new FileMap();
-  const view = { defaultDatabaseUrl, provider: ir.provider };
+  const view = { defaultDatabaseUrl, provider: ir.provider, plugins: ir.plugins };
   files.add('package.json', json(packageJson(ir, options.name)));
   files.add('tsconfig.json', json(tsconfig));
   files.add('prisma.config.ts', render('project/prisma.config.ts.hbs', view));
