@@ -2,7 +2,9 @@
  * The whole build, readable in one function: load → validate → buildIr → emit →
  * plan migrations → write (or check). Each stage returns early with its errors.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { projectConfigChanges, projectConfigRecordPath, projectConfigRecordText, seedProjectConfig, type ConfigSeed } from './emit/project/config-seed.js';
 import { changeReport, changeReportPath, type ChangeReport } from './changes/report.js';
 import { modelSummaryPath, summarize, summaryText } from './changes/summary.js';
 import { emitAll } from './emit/emit.js';
@@ -11,7 +13,7 @@ import { bannerText, migrationText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
-import { defaultGraphqlInputs, loadGraphqlInputs } from './load/load-graphql.js';
+import { defaultGraphqlInputs, loadGraphqlInputs, userConfigPath } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
 import { resolveInput, type BuildInput } from './load/load-project.js';
 import { loadPreviousBuild } from './load/load-previous.js';
@@ -49,7 +51,7 @@ export type BuildResult =
 /** Loads, validates and emits in memory; touches nothing on disk but reads. */
 export async function generate(options: BuildOptions): Promise<BuildResult> {
   const input = await resolveInput(options.modelsDir);
-  if (input.error) return { ok: false, errors: [{ file: 'package.json', pointer: '', message: input.error }], input };
+  if (input.error) return { ok: false, errors: [{ file: input.errorFile ?? 'package.json', pointer: '', message: input.error }], input };
   const userCode = await loadUserCode(options.outDir);
   const loaded = await loadModels(input.modelsDir, input.plugins);
   const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}) };
@@ -60,8 +62,10 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   // src/extensions/graphql.ts is the GraphQL plugin's: read only when the project installs it.
   const graphql = ir.plugins.graphql ? await loadGraphqlInputs(options.outDir) : defaultGraphqlInputs;
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
+  const seed = ir.projectConfig ? seedProjectConfig(ir.projectConfig) : undefined;
   const warnings = [
     ...modelWarnings.map(formatModelError),
+    ...(seed ? await projectConfigWarnings(options.outDir, seed) : []),
     ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),
   ];
 
@@ -72,6 +76,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const migration = await planMigration(options.outDir, files, ir.provider, options.acceptDataLoss, { ir, renames, previous: previous.summary, suggestions: suggestRenames(previous.summary, ir) });
   if (migration.errors.length > 0) return { ok: false, migrationErrors: migration.errors };
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
+
+  if (ir.projectConfig && seed) files.add(projectConfigRecordPath, projectConfigRecordText(ir.projectConfig, seed));
 
   // The change report: rewritten when the models change, else kept as the last one left it.
   const summary = summarize(ir);
@@ -92,6 +98,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (e instanceof HandEditsError) return { ok: false, handEdits: e.edits };
     throw e;
   }
+}
+
+/**
+ * A first build seeds src/config.ts with the project's config (emit/project/config-seed.ts);
+ * later ones say what changed in it since the last build, and what was not seeded.
+ */
+async function projectConfigWarnings(outDir: string, seed: ConfigSeed): Promise<string[]> {
+  const configExists = await readFile(path.join(outDir, userConfigPath), 'utf8').then(() => true, () => false);
+  const previous = await readFile(path.join(outDir, projectConfigRecordPath), 'utf8').catch(() => undefined);
+  if (!configExists) return seed.warnings.map((w) => `${w} (seeding src/config.ts)`);
+  if (previous === undefined) return [`src/config.ts exists: the Strapi project's config is not copied into it (${projectConfigRecordPath} now records it)`];
+  return projectConfigChanges(previous, seed);
 }
 
 function packageName(outDir: string): string {

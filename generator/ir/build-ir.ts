@@ -53,7 +53,7 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
   const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const components = models.components.map((c) => buildComponent(c, componentNames.get(c.uid)!, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => context.names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
-  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions, i18n: i18nSettings(models.locales), plugins: loaded.plugins };
+  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions, i18n: i18nSettings(models.locales), plugins: loaded.plugins, ...(loaded.project?.config ? { projectConfig: loaded.project.config } : {}) };
 }
 
 type NameTable = ReadonlyMap<string, ContentTypeNames>;

@@ -5,6 +5,7 @@
 import type { Provider } from './scalars.js';
 import type { I18nSettings } from './i18n.js';
 import type { ProjectPlugins } from './project-plugins.js';
+import type { ProjectConfig } from '../load/project-config.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
 export type { ScalarType, RelationKind, Provider };
@@ -202,4 +203,10 @@ export interface Schema {
   readonly i18n: I18nSettings;
   /** The Strapi plugins the project installs that shape the server (project-plugins.ts). */
   readonly plugins: ProjectPlugins;
+  /**
+   * A Strapi project's config/ evaluated (load/project-config.ts): `server`, `api`, `plugins`
+   * (by plugin name, `{ enabled?, config? }`), `middlewares`, and which values the environment
+   * gave. Absent for a models folder.
+   */
+  readonly projectConfig?: ProjectConfig;
 }

@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { modelsFolderPlugins, pluginsOf, type ProjectPlugins } from '../ir/project-plugins.js';
+import { isPlainObject, loadProjectConfig, ProjectConfigError, type ProjectConfig } from './project-config.js';
 
 export interface StrapiProject {
   /** The project root (the folder holding package.json, config/ and src/). */
@@ -14,6 +15,8 @@ export interface StrapiProject {
   readonly strapiVersion: string;
   /** dependencies and devDependencies of package.json, by package name. */
   readonly dependencies: Readonly<Record<string, string>>;
+  /** config/{server,api,plugins,middlewares} evaluated as Strapi does (load/project-config.ts). */
+  readonly config: ProjectConfig;
 }
 
 export interface BuildInput {
@@ -23,8 +26,10 @@ export interface BuildInput {
   readonly plugins: ProjectPlugins;
   /** Set for a project root. */
   readonly project?: StrapiProject;
-  /** A problem with the input itself (a project whose package.json cannot be read). */
+  /** A problem with the input itself (a project whose package.json or config cannot be read). */
   readonly error?: string;
+  /** The file of `error` (default package.json). */
+  readonly errorFile?: string;
 }
 
 export async function resolveInput(dir: string): Promise<BuildInput> {
@@ -40,8 +45,32 @@ export async function resolveInput(dir: string): Promise<BuildInput> {
   const dependencies = { ...asRecord(json.devDependencies), ...asRecord(json.dependencies) };
   const strapiVersion = dependencies['@strapi/strapi'];
   if (strapiVersion === undefined) return models;
-  const project: StrapiProject = { root: dir, strapiVersion, dependencies };
-  return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project };
+  let config: ProjectConfig;
+  try {
+    config = loadProjectConfig(dir);
+  } catch (e) {
+    if (!(e instanceof ProjectConfigError)) throw e;
+    return { ...models, error: e.message, errorFile: e.file };
+  }
+  const project: StrapiProject = { root: dir, strapiVersion, dependencies, config };
+  return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: withDisabled(pluginsOf(Object.keys(dependencies)), config), project };
+}
+
+/** A plugin installed but turned off in config/plugins.js (`graphql: { enabled: false }`) is off. */
+function withDisabled(plugins: ProjectPlugins, config: ProjectConfig): ProjectPlugins {
+  const names: Readonly<Record<keyof ProjectPlugins, string>> = {
+    graphql: 'graphql',
+    i18n: 'i18n',
+    documentation: 'documentation',
+    populateDeep: 'strapi-plugin-populate-deep',
+    transformer: 'transformer',
+  };
+  const out = { ...plugins };
+  for (const key of Object.keys(names) as (keyof ProjectPlugins)[]) {
+    const entry = config.plugins[names[key]];
+    if (isPlainObject(entry) && entry.enabled === false) out[key] = false;
+  }
+  return out;
 }
 
 function asRecord(value: unknown): Record<string, string> {

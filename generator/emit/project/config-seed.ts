@@ -1,0 +1,290 @@
+/**
+ * A Strapi project's evaluated config (load/project-config.ts) mapped onto the server's
+ * src/config.ts: what the first build seeds it with, the record of it a build leaves in
+ * `.contentgen/project-config.json`, and what a later build says when the project's config
+ * changed (src/config.ts is the user's: it is not changed).
+ *
+ * Values the project reads from the environment stay environment reads (`env('NAME',
+ * default)` of runtime/env.ts). Secrets never land in a file: a variable named like a secret
+ * (…SECRET…, …KEY…, …SALT…, …PASSWORD…, …TOKEN…) is read without its default, and a literal
+ * under a secret-looking key is left out with a warning.
+ */
+import type { EnvSource, ProjectConfig, ProjectConfigFile } from '../../load/project-config.js';
+import { isPlainObject, sourceKey } from '../../load/project-config.js';
+
+export const projectConfigRecordPath = '.contentgen/project-config.json';
+
+const secretName = /SECRET|KEY|SALT|PASSWORD|TOKEN/i;
+
+/** A value of the seeded config that is read from the environment. */
+class EnvRead {
+  constructor(readonly source: EnvSource) {}
+}
+
+interface Seeded {
+  /** Where in src/config.ts (`['api', 'rest', 'maxLimit']`). */
+  readonly target: readonly string[];
+  /** For messages and the record: `config/api.js rest.maxLimit`. */
+  readonly label: string;
+  /** A literal, or an EnvRead, or a tree of them. */
+  readonly value: unknown;
+}
+
+export interface ConfigSeed {
+  /** The values seeded, in src/config.ts's order. */
+  readonly entries: readonly Seeded[];
+  /** What the project sets that is not seeded (not served, or a literal secret). */
+  readonly warnings: readonly string[];
+  /** `.contentgen/project-config.json`'s values: by label, the value or `{ env, default }`. */
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+const knownMiddlewares = new Set([
+  'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body',
+  'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::logger',
+]);
+
+export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
+  const entries: Seeded[] = [];
+  const warnings: string[] = [];
+  const file = (name: ProjectConfigFile) => config.fileNames[name];
+
+  /** The value at `keys` of `name`, with its environment reads, or undefined when absent or left out. */
+  const pick = (name: ProjectConfigFile, keys: readonly (string | number)[], root: unknown): unknown => {
+    const label = `${file(name)} ${keys.join('.')}`;
+    const walk = (value: unknown, at: (string | number)[]): unknown => {
+      const key = sourceKey(name, at);
+      const source = config.sources[key];
+      if (source) return new EnvRead(source);
+      const derived = config.derived[key];
+      const last = String(at[at.length - 1] ?? '');
+      if (derived && derived.some((n) => secretName.test(n))) {
+        warnings.push(`${file(name)} ${at.join('.')} is computed from ${derived.join(', ')}: a secret is not copied into src/config.ts; set it there from the environment`);
+        return undefined;
+      }
+      if (Array.isArray(value)) return value.map((v, i) => walk(v, [...at, i])).filter((v) => v !== undefined);
+      if (isPlainObject(value)) {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) {
+          const walked = walk(v, [...at, k]);
+          if (walked !== undefined) out[k] = walked;
+        }
+        return out;
+      }
+      if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+        warnings.push(`${file(name)} ${at.join('.')} is a ${typeof value}: not copied into src/config.ts`);
+        return undefined;
+      }
+      if (value !== undefined && value !== null && secretName.test(last) && typeof value !== 'boolean' && typeof value !== 'number') {
+        warnings.push(`${file(name)} ${at.join('.')} is a secret written in the file: not copied into src/config.ts; set it there from the environment`);
+        return undefined;
+      }
+      if (derived) warnings.push(`${file(name)} ${at.join('.')} is computed from ${derived.join(', ')}: src/config.ts gets its value today (${JSON.stringify(value)})`);
+      return value;
+    };
+    void label;
+    return walk(root, [...keys]);
+  };
+  const add = (target: readonly string[], name: ProjectConfigFile, keys: readonly (string | number)[], root: unknown) => {
+    if (root === undefined) return;
+    const value = pick(name, keys, root);
+    if (value !== undefined) entries.push({ target, label: `${file(name)} ${keys.join('.')}`, value });
+  };
+  const ignored = (name: ProjectConfigFile, keys: readonly string[], what = 'is not read by contentgen') => warnings.push(`${file(name)} ${keys.join('.')} ${what}`);
+
+  // config/server.js
+  const server = config.server;
+  for (const key of ['host', 'port', 'url'] as const) add([key], 'server', [key], server[key]);
+  for (const key of Object.keys(server)) if (!['host', 'port', 'url', 'app'].includes(key)) ignored('server', [key]);
+
+  // config/api.js
+  const rest = isPlainObject(config.api.rest) ? config.api.rest : {};
+  for (const key of ['prefix', 'defaultLimit', 'maxLimit', 'withCount'] as const) add(['api', 'rest', key], 'api', ['rest', key], rest[key]);
+  for (const key of Object.keys(rest)) if (!['prefix', 'defaultLimit', 'maxLimit', 'withCount'].includes(key)) ignored('api', ['rest', key]);
+  for (const key of Object.keys(config.api)) if (key !== 'rest') ignored('api', [key]);
+
+  // config/middlewares.js
+  if (config.middlewares) {
+    const kept: unknown[] = [];
+    config.middlewares.forEach((entry, i) => {
+      const name = typeof entry === 'string' ? entry : isPlainObject(entry) && typeof entry.name === 'string' ? entry.name : undefined;
+      if (name === undefined || !knownMiddlewares.has(name)) {
+        warnings.push(`${file('middlewares')} [${i}] ${name ?? JSON.stringify(entry)} is not copied into src/config.ts: ${name?.startsWith('strapi::') ? 'contentgen has no such built-in middleware' : 'write it in src/middlewares/ and add it to middlewares in src/config.ts'}`);
+        return;
+      }
+      const value = pick('middlewares', [i], entry);
+      if (value !== undefined) kept.push(value);
+    });
+    entries.push({ target: ['middlewares'], label: `${file('middlewares')}`, value: kept });
+  }
+
+  // config/plugins.js
+  const plugin = (name: string): Record<string, unknown> => {
+    const entry = config.plugins[name];
+    return isPlainObject(entry) && isPlainObject(entry.config) ? entry.config : {};
+  };
+  const up = plugin('users-permissions');
+  const jwt = isPlainObject(up.jwt) ? up.jwt : {};
+  add(['plugins', 'users-permissions', 'jwt', 'expiresIn'], 'plugins', ['users-permissions', 'config', 'jwt', 'expiresIn'], jwt.expiresIn);
+  for (const key of Object.keys(jwt)) if (key !== 'expiresIn') ignored('plugins', ['users-permissions', 'config', 'jwt', key]);
+  const ratelimit = isPlainObject(up.ratelimit) ? up.ratelimit : {};
+  for (const key of ['enabled', 'interval', 'max'] as const) add(['plugins', 'users-permissions', 'ratelimit', key], 'plugins', ['users-permissions', 'config', 'ratelimit', key], ratelimit[key]);
+  for (const key of Object.keys(ratelimit)) if (!['enabled', 'interval', 'max'].includes(key)) ignored('plugins', ['users-permissions', 'config', 'ratelimit', key]);
+  if (isPlainObject(up.register)) add(['plugins', 'users-permissions', 'register', 'allowedFields'], 'plugins', ['users-permissions', 'config', 'register', 'allowedFields'], up.register.allowedFields);
+  const jwtSecret = config.sources[sourceKey('plugins', ['users-permissions', 'config', 'jwtSecret'])];
+  if (up.jwtSecret !== undefined && jwtSecret?.name !== 'JWT_SECRET') {
+    warnings.push(`${file('plugins')} users-permissions.config.jwtSecret: the server reads its JWT secret from JWT_SECRET${jwtSecret ? `, not ${jwtSecret.name}` : ''} (never from a file)`);
+  }
+  for (const key of Object.keys(up)) if (!['jwt', 'ratelimit', 'register', 'jwtSecret'].includes(key)) ignored('plugins', ['users-permissions', 'config', key]);
+
+  const graphql = plugin('graphql');
+  for (const key of ['endpoint', 'shadowCRUD', 'playgroundAlways', 'depthLimit', 'defaultLimit', 'maxLimit'] as const) {
+    add(['plugins', 'graphql', key], 'plugins', ['graphql', 'config', key], graphql[key]);
+  }
+  if (graphql.amountLimit !== undefined && graphql.maxLimit === undefined) add(['plugins', 'graphql', 'maxLimit'], 'plugins', ['graphql', 'config', 'amountLimit'], graphql.amountLimit);
+  const apollo = isPlainObject(graphql.apolloServer) ? graphql.apolloServer : {};
+  if (apollo.introspection === true && graphql.playgroundAlways === undefined) {
+    add(['plugins', 'graphql', 'playgroundAlways'], 'plugins', ['graphql', 'config', 'apolloServer', 'introspection'], apollo.introspection);
+    warnings.push(`${file('plugins')} graphql.config.apolloServer.introspection: true is seeded as playgroundAlways: true (introspection and the playground in production too)`);
+  } else if (apollo.introspection !== undefined && apollo.introspection !== true) {
+    ignored('plugins', ['graphql', 'config', 'apolloServer', 'introspection'], `is ${JSON.stringify(apollo.introspection)}: the server allows introspection outside production, and in production with playgroundAlways`);
+  }
+  for (const key of Object.keys(apollo)) if (key !== 'introspection') ignored('plugins', ['graphql', 'config', 'apolloServer', key]);
+  for (const key of Object.keys(graphql)) if (!['endpoint', 'shadowCRUD', 'playgroundAlways', 'depthLimit', 'defaultLimit', 'maxLimit', 'amountLimit', 'apolloServer'].includes(key)) ignored('plugins', ['graphql', 'config', key]);
+
+  const upload = plugin('upload');
+  if (Object.keys(upload).length) {
+    const provider = upload.provider ?? 'local';
+    if (provider === 'local' || provider === 'aws-s3') {
+      add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], upload);
+    } else {
+      warnings.push(`${file('plugins')} upload.config.provider ${JSON.stringify(provider)} is not served by contentgen (local and aws-s3 are): files are stored in public/uploads/; the provider's other settings are not copied`);
+      const { provider: _p, providerOptions: _o, ...rest } = upload;
+      for (const key of Object.keys(rest)) add(['plugins', 'upload', 'config', key], 'plugins', ['upload', 'config', key], rest[key]);
+    }
+  }
+
+  const record: Record<string, unknown> = {};
+  const recordLeaves = (label: string, value: unknown) => {
+    if (value instanceof EnvRead) {
+      const secret = secretName.test(value.source.name);
+      record[label] = { env: value.source.name, ...(value.source.default !== undefined && !secret ? { default: value.source.default } : {}) };
+    } else if (Array.isArray(value)) value.forEach((v, i) => recordLeaves(`${label}.${i}`, v));
+    else if (isPlainObject(value) && Object.keys(value).length) for (const [k, v] of Object.entries(value)) recordLeaves(`${label}.${k}`, v);
+    else record[label] = value instanceof Date ? value.toISOString() : value;
+  };
+  for (const entry of entries) recordLeaves(entry.label, entry.value);
+  return { entries, warnings, record };
+}
+
+/** The record's text (`.contentgen/project-config.json`). */
+export function projectConfigRecordText(config: ProjectConfig, seed: ConfigSeed): string {
+  return `${JSON.stringify({ version: 1, environment: config.environment, files: config.files, values: seed.record }, null, 2)}\n`;
+}
+
+/** Warnings for what changed in the project's config since the record a build left. */
+export function projectConfigChanges(previousText: string | undefined, seed: ConfigSeed): string[] {
+  if (previousText === undefined) return [];
+  let previous: Record<string, unknown>;
+  try {
+    previous = (JSON.parse(previousText) as { values?: Record<string, unknown> }).values ?? {};
+  } catch {
+    return [];
+  }
+  const show = (v: unknown) => (v === undefined ? '(unset)' : isPlainObject(v) && typeof v.env === 'string' ? `env(${JSON.stringify(v.env)}${v.default !== undefined ? `, ${JSON.stringify(v.default)}` : ''})` : JSON.stringify(v));
+  const warnings: string[] = [];
+  for (const label of [...new Set([...Object.keys(previous), ...Object.keys(seed.record)])].sort()) {
+    const before = previous[label];
+    const after = seed.record[label];
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    warnings.push(`${label} changed ${show(before)} → ${show(after)}: src/config.ts is yours, not changed`);
+  }
+  return warnings;
+}
+
+// ---------------------------------------------------------------------------------------
+// src/config.ts text
+
+/** The seeded values as src/config.ts's template places them: TypeScript text by slot. */
+export function seedView(seed: ConfigSeed | undefined): Record<string, string | boolean> {
+  const at = (target: string): unknown => seed?.entries.filter((e) => e.target.join('.') === target).at(-1)?.value;
+  const slot = (target: string, fallback: string, indent: string) => {
+    const value = at(target);
+    return value === undefined ? fallback : tsValue(value, indent);
+  };
+  const ratelimit = ['enabled', 'interval', 'max'].map((k) => [k, at(`plugins.users-permissions.ratelimit.${k}`)] as const);
+  const top = ['host', 'port', 'url'].filter((k) => at(k) !== undefined).map((k) => `  ${k}: ${tsValue(at(k), '  ')},\n`).join('');
+  const middlewares = at('middlewares');
+  const allowedFields = at('plugins.users-permissions.register.allowedFields');
+  const upload = at('plugins.upload.config') ?? (seed?.entries.some((e) => e.target.join('.').startsWith('plugins.upload.config.')) ? Object.fromEntries(seed.entries.filter((e) => e.target.join('.').startsWith('plugins.upload.config.')).map((e) => [e.target[3]!, e.value])) : undefined);
+  const usesEnv = seed?.entries.some((e) => containsEnv(e.value)) ?? false;
+  return {
+    seeded: seed !== undefined,
+    usesEnv,
+    top: top + (middlewares !== undefined ? `  // Strapi's config/middlewares.js, as the project had it.\n  middlewares: ${tsValue(middlewares, '  ')},\n` : ''),
+    restPrefix: slot('api.rest.prefix', "'/api'", '      '),
+    restDefaultLimit: slot('api.rest.defaultLimit', '25', '      '),
+    restMaxLimit: slot('api.rest.maxLimit', '100', '      '),
+    restWithCount: slot('api.rest.withCount', 'true', '      '),
+    jwtExpiresIn: slot('plugins.users-permissions.jwt.expiresIn', "'30d'", '      '),
+    ratelimit: ratelimit.some(([, v]) => v !== undefined)
+      ? `{ ${ratelimit.map(([k, v]) => `${k}: ${v === undefined ? { enabled: 'true', interval: '60_000', max: '10' }[k] : tsValue(v, '      ')}`).join(', ')} }`
+      : '{ enabled: true, interval: 60_000, max: 10 }',
+    register: allowedFields !== undefined ? `      register: { allowedFields: ${tsValue(allowedFields, '      ')} },\n` : '',
+    graphqlEndpoint: slot('plugins.graphql.endpoint', "'/graphql'", '      '),
+    graphqlShadowCRUD: slot('plugins.graphql.shadowCRUD', 'true', '      '),
+    graphqlPlaygroundAlways: slot('plugins.graphql.playgroundAlways', 'false', '      '),
+    graphqlDepthLimit: slot('plugins.graphql.depthLimit', '10', '      '),
+    graphqlDefaultLimit: slot('plugins.graphql.defaultLimit', '25', '      '),
+    graphqlMaxLimit: slot('plugins.graphql.maxLimit', '100', '      '),
+    upload: upload !== undefined ? `    // Strapi's upload plugin config, as the project had it.\n    upload: { config: ${tsValue(upload, '    ')} },\n` : '',
+  };
+}
+
+function containsEnv(value: unknown): boolean {
+  if (value instanceof EnvRead) return true;
+  if (Array.isArray(value)) return value.some(containsEnv);
+  if (isPlainObject(value)) return Object.values(value).some(containsEnv);
+  return false;
+}
+
+/** TypeScript source of a seeded value (`indent`: the indentation of the line it starts on). */
+export function tsValue(value: unknown, indent: string): string {
+  if (value instanceof EnvRead) return envCall(value.source);
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (value instanceof Date) return `new Date(${JSON.stringify(value.toISOString())})`;
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((v) => tsValue(v, inner));
+    const flat = `[${items.join(', ')}]`;
+    return flat.length + indent.length < 100 && !flat.includes('\n') ? flat : `[\n${items.map((i) => `${inner}${i},\n`).join('')}${indent}]`;
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value).map(([k, v]) => `${propertyName(k)}: ${tsValue(v, inner)}`);
+    if (entries.length === 0) return '{}';
+    const flat = `{ ${entries.join(', ')} }`;
+    return flat.length + indent.length < 100 && !flat.includes('\n') ? flat : `{\n${entries.map((e) => `${inner}${e},\n`).join('')}${indent}}`;
+  }
+  return 'undefined';
+}
+
+function envCall(source: EnvSource): string {
+  const fn = source.kind === 'string' ? 'env' : `env.${source.kind}`;
+  const secret = secretName.test(source.name);
+  const args = [quote(source.name)];
+  if (source.kind === 'oneOf') args.push(tsValue(source.oneOf ?? [], ''));
+  if (source.default !== undefined && !secret) args.push(tsValue(source.default, ''));
+  return `${fn}(${args.join(', ')})`;
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
+}
+
+function propertyName(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
+}
