@@ -158,19 +158,21 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
     if (provider === 'local' || provider === 'aws-s3') {
       add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], upload);
     } else {
-      warnings.push(`${file('plugins')} upload.config.provider ${JSON.stringify(provider)} is not served by contentgen (local and aws-s3 are): files are stored in public/uploads/; the provider's other settings are not copied`);
+      warnings.push(`${file('plugins')} upload.config.provider ${JSON.stringify(provider)} is not served by contentgen (local and aws-s3 are): files are stored in public/uploads/ (its providerOptions are not copied)`);
       const { provider: _p, providerOptions: _o, ...rest } = upload;
       for (const key of Object.keys(rest)) add(['plugins', 'upload', 'config', key], 'plugins', ['upload', 'config', key], rest[key]);
     }
   }
 
   const record: Record<string, unknown> = {};
+  // `config/middlewares.js 3.config.origin`: the file, a space, the keys.
+  const child = (label: string, key: string | number) => (label.includes(' ') ? `${label}.${key}` : `${label} ${key}`);
   const recordLeaves = (label: string, value: unknown) => {
     if (value instanceof EnvRead) {
       const secret = secretName.test(value.source.name);
       record[label] = { env: value.source.name, ...(value.source.default !== undefined && !secret ? { default: value.source.default } : {}) };
-    } else if (Array.isArray(value)) value.forEach((v, i) => recordLeaves(`${label}.${i}`, v));
-    else if (isPlainObject(value) && Object.keys(value).length) for (const [k, v] of Object.entries(value)) recordLeaves(`${label}.${k}`, v);
+    } else if (Array.isArray(value)) value.forEach((v, i) => recordLeaves(child(label, i), v));
+    else if (isPlainObject(value) && Object.keys(value).length) for (const [k, v] of Object.entries(value)) recordLeaves(child(label, k), v);
     else record[label] = value instanceof Date ? value.toISOString() : value;
   };
   for (const entry of entries) recordLeaves(entry.label, entry.value);
