@@ -1,0 +1,198 @@
+/**
+ * A Strapi project's config/ (issue 25): evaluated as Strapi does (.env, env() and its typed
+ * forms, config/env/<NODE_ENV> over the base, CommonJS or TypeScript), seeded into the first
+ * build's src/config.ts with environment reads kept and secrets left out, recorded in
+ * .contentgen/project-config.json, and compared on later builds (warnings, src/config.ts
+ * untouched). A config file that throws stops the build, naming it, with nothing written.
+ * The project's plugins decide what is emitted (no GraphQL, no i18n here).
+ */
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadProjectConfig, parseDotEnv } from '../../generator/load/project-config.js';
+import { generate } from '../../generator/pipeline.js';
+import { runCli } from '../helpers/cli.js';
+import { fixturesDir, tempDir } from '../helpers/paths.js';
+
+const fixture = path.join(fixturesDir, 'projects/no-graphql');
+let dir: string;
+let project: string;
+let out: string;
+
+beforeEach(async () => {
+  dir = await tempDir('project-config');
+  project = path.join(dir, 'project');
+  out = path.join(dir, 'out');
+  await cp(fixture, project, { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const build = () => runCli('build', project, '-o', out);
+const options = () => ({ modelsDir: project, outDir: out, provider: 'sqlite' as const, check: false, acceptDataLoss: false });
+
+async function allFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('evaluating config/', () => {
+  it('reads .env, env() helpers and the environment folder as Strapi does, recording env reads', () => {
+    const development = loadProjectConfig(fixture, { environment: 'development', env: {} });
+    expect(development.api).toEqual({ rest: { prefix: '/v1', defaultLimit: 2, maxLimit: 3, withCount: true } });
+    expect(development.server).toMatchObject({ host: '0.0.0.0', port: 1337, app: { keys: ['toBeModified1', 'toBeModified2'] } });
+    expect(development.sources['api:rest.defaultLimit']).toEqual({ name: 'API_DEFAULT_LIMIT', kind: 'int', default: 25 });
+    expect(development.sources['plugins:users-permissions.config.jwt.expiresIn']).toEqual({ name: 'JWT_EXPIRES', kind: 'string', default: '30d' });
+    expect(development.sources['middlewares:3.config.origin']).toEqual({ name: 'CORS_ORIGINS', kind: 'array', default: ['http://localhost:3000'] });
+    expect(development.sources['api:rest.maxLimit']).toBeUndefined();
+    // Other plugins' config is there for whoever serves them (strapi-plugin-transformer).
+    expect(development.plugins.transformer).toEqual({ enabled: true, config: { responseTransforms: { removeAttributesKey: true, removeDataKey: true } } });
+
+    const production = loadProjectConfig(fixture, { environment: 'production', env: { API_DEFAULT_LIMIT: '7' } });
+    expect(production.api).toEqual({ rest: { prefix: '/v1', defaultLimit: 7, maxLimit: 50, withCount: true } });
+    expect(production.files).toContain('config/env/production/api.js');
+  });
+
+  it('parses .env like dotenv', () => {
+    expect(parseDotEnv('A=1\n# note\nexport B="two words" # c\nC=\'x#y\'\nD="l1\\nl2"\nE= spaced \n')).toEqual({ A: '1', B: 'two words', C: 'x#y', D: 'l1\nl2', E: 'spaced' });
+  });
+
+  it('evaluates a TypeScript config, and a derived value keeps the variables it came from', async () => {
+    await rm(path.join(project, 'config/api.js'));
+    await writeFile(
+      path.join(project, 'config/api.ts'),
+      "export default ({ env }: { env: any }) => ({ rest: { prefix: `/${env('API_ROOT', 'v2')}` as string, maxLimit: env.int('MAX', 9) * 2 } });\n",
+    );
+    const config = loadProjectConfig(project, { environment: 'development', env: {} });
+    expect(config.api).toEqual({ rest: { prefix: '/v2', maxLimit: 18 } });
+    expect(config.derived['api:rest.prefix']).toEqual(['API_ROOT']);
+    expect(config.derived['api:rest.maxLimit']).toEqual(['MAX']);
+  });
+});
+
+describe('building a project', () => {
+  it('seeds src/config.ts with the project config, env reads kept, no secret in any file', async () => {
+    const result = await build();
+    expect(result.code, result.stderr).toBe(0);
+    const config = await readFile(path.join(out, 'src/config.ts'), 'utf8');
+    expect(config).toContain("import { env } from './runtime/env.js';");
+    expect(config).toContain("prefix: '/v1',");
+    expect(config).toContain("defaultLimit: env.int('API_DEFAULT_LIMIT', 25),");
+    expect(config).toContain('maxLimit: 3,');
+    expect(config).toContain("jwt: { expiresIn: env('JWT_EXPIRES', '30d') },");
+    expect(config).toContain('ratelimit: { enabled: true, interval: 30000, max: 5 },');
+    expect(config).toContain("origin: env.array('CORS_ORIGINS', ['http://localhost:3000']),");
+    expect(config).not.toContain('graphql: {');
+    // The cloudinary provider is named in a warning; its settings are not copied.
+    expect(result.stderr).toContain('upload.config.provider "cloudinary" is not served by contentgen');
+    expect(config).not.toContain('CLOUDINARY');
+    for (const file of await allFiles(out)) {
+      const text = await readFile(file, 'utf8');
+      for (const secret of ['fixture-jwt-secret-not-for-files', 'tobemodified', 'toBeModified1']) expect(text, file).not.toContain(secret);
+    }
+    const record = JSON.parse(await readFile(path.join(out, '.contentgen/project-config.json'), 'utf8'));
+    expect(record.values['config/api.js rest.maxLimit']).toBe(3);
+    expect(record.values['config/api.js rest.defaultLimit']).toEqual({ env: 'API_DEFAULT_LIMIT', default: 25 });
+  });
+
+  it('emits no GraphQL and no i18n without their plugins, and keeps REST, the client and openapi.json', async () => {
+    const result = await generate(options());
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    expect(result.ir.plugins).toMatchObject({ graphql: false, i18n: false, documentation: false, transformer: false });
+    expect(result.ir.projectConfig?.plugins.transformer).toBeDefined();
+    const paths = result.files.files().map((f) => f.path);
+    expect(paths).not.toContain('schema.graphql');
+    expect(paths).not.toContain('src/extensions/graphql.ts');
+    expect(paths).not.toContain('src/generated/graphql/types.ts');
+    expect(paths).toContain('openapi.json');
+    expect(paths.some((p) => p.startsWith('client/'))).toBe(true);
+    expect(result.files.get('src/server.ts')!.content).toContain('plugins: [],');
+    // pluginOptions.i18n is ignored: the type is not localized, there is no locale type.
+    const note = result.ir.contentTypes.find((ct) => ct.uid === 'api::note.note')!;
+    expect(note.localized).toBeUndefined();
+    expect(note.attributes.map((a) => a.name)).not.toContain('locale');
+    expect(result.ir.contentTypes.map((ct) => ct.uid)).not.toContain('plugin::i18n.locale');
+    expect(result.files.get('openapi.json')!.content).not.toContain('/api/i18n/locales');
+  });
+
+  it('turns an installed plugin off when config/plugins.js says enabled: false', async () => {
+    const pkg = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8'));
+    pkg.dependencies['@strapi/plugin-graphql'] = '4.26.2';
+    pkg.dependencies['@strapi/plugin-i18n'] = '4.26.2';
+    await writeFile(path.join(project, 'package.json'), JSON.stringify(pkg));
+    const on = await generate(options());
+    if (!on.ok) throw new Error(JSON.stringify(on));
+    expect(on.ir.plugins).toMatchObject({ graphql: true, i18n: true });
+    expect(on.files.get('src/server.ts')!.content).toContain('graphqlPlugin({ register: registerGraphql })');
+    expect(on.ir.contentTypes.find((ct) => ct.uid === 'api::note.note')!.localized).toBe(true);
+    await writeFile(path.join(project, 'config/env/production/plugins.js'), 'module.exports = { graphql: { enabled: false } };\n');
+    const off = await generate(options());
+    if (!off.ok) throw new Error(JSON.stringify(off));
+    expect(off.ir.plugins.graphql).toBe(process.env.NODE_ENV === 'production' ? false : true);
+    await writeFile(path.join(project, 'config/plugins.js'), `${await readFile(path.join(project, 'config/plugins.js'), 'utf8')}\nmodule.exports = ((base) => (a) => ({ ...base(a), graphql: { enabled: false } }))(module.exports);\n`);
+    const disabled = await generate(options());
+    if (!disabled.ok) throw new Error(JSON.stringify(disabled));
+    expect(disabled.ir.plugins.graphql).toBe(false);
+  });
+
+  it('later builds warn about config changes and leave src/config.ts alone', async () => {
+    expect((await build()).code).toBe(0);
+    const seeded = await readFile(path.join(out, 'src/config.ts'), 'utf8');
+    const again = await build();
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('changed');
+    await writeFile(path.join(project, 'config/api.js'), (await readFile(path.join(project, 'config/api.js'), 'utf8')).replace('maxLimit: 3', 'maxLimit: 200').replace("env.int('API_DEFAULT_LIMIT', 25)", "env.int('PAGE_SIZE', 10)"));
+    const changed = await build();
+    expect(changed.code).toBe(0);
+    expect(changed.stderr).toContain('config/api.js rest.maxLimit changed 3 → 200: src/config.ts is yours, not changed');
+    expect(changed.stderr).toContain('config/api.js rest.defaultLimit changed env("API_DEFAULT_LIMIT", 25) → env("PAGE_SIZE", 10): src/config.ts is yours, not changed');
+    expect(await readFile(path.join(out, 'src/config.ts'), 'utf8')).toBe(seeded);
+  });
+
+  it('never writes a secret: literal secrets are left out, secret env reads lose their default', async () => {
+    await writeFile(
+      path.join(project, 'config/plugins.js'),
+      `module.exports = ({ env }) => ({
+  'users-permissions': { config: { jwtSecret: 'literal-jwt-secret', jwt: { expiresIn: '1h' } } },
+  upload: {
+    config: {
+      provider: 'aws-s3',
+      providerOptions: {
+        s3Options: {
+          credentials: { accessKeyId: 'AKIALITERALKEY', secretAccessKey: env('AWS_ACCESS_SECRET', 'default-aws-secret') },
+          region: env('AWS_REGION', 'eu-west-1'),
+          params: { Bucket: env('AWS_BUCKET') },
+        },
+      },
+    },
+  },
+});
+`,
+    );
+    const result = await build();
+    expect(result.code, result.stderr).toBe(0);
+    const config = await readFile(path.join(out, 'src/config.ts'), 'utf8');
+    expect(config).toContain("provider: 'aws-s3'");
+    expect(config).toContain("secretAccessKey: env('AWS_ACCESS_SECRET')");
+    expect(config).toContain("region: env('AWS_REGION', 'eu-west-1')");
+    expect(config).toContain("jwt: { expiresIn: '1h' }");
+    expect(result.stderr).toContain('s3Options.credentials.accessKeyId is a secret written in the file: not copied');
+    expect(result.stderr).toContain('users-permissions.config.jwtSecret: the server reads its JWT secret from JWT_SECRET');
+    for (const file of await allFiles(out)) {
+      const text = await readFile(file, 'utf8');
+      for (const secret of ['literal-jwt-secret', 'AKIALITERALKEY', 'default-aws-secret']) expect(text, file).not.toContain(secret);
+    }
+  });
+
+  it('a config file that throws stops the build, naming the file; nothing is written', async () => {
+    await writeFile(path.join(project, 'config/middlewares.js'), "module.exports = ({ env }) => { throw new Error('CORS_ORIGINS missing'); };\n");
+    const result = await build();
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('config/middlewares.js');
+    expect(result.stderr).toContain('CORS_ORIGINS missing');
+    expect(await allFiles(out)).toEqual([]);
+    await mkdir(out, { recursive: true });
+  });
+});
