@@ -243,6 +243,21 @@ export function seedView(seed: ConfigSeed | undefined): Record<string, string | 
   };
 }
 
+/** The variables the seeded config reads, sorted, with their defaults (none for a secret), for .env.example. */
+export function seedEnvVariables(seed: ConfigSeed | undefined): { name: string; example: string }[] {
+  const found = new Map<string, string>();
+  const walk = (value: unknown): void => {
+    if (value instanceof EnvRead) {
+      const { name, default: fallback } = value.source;
+      const example = secretName.test(name) || fallback === undefined ? '' : Array.isArray(fallback) ? fallback.join(',') : typeof fallback === 'object' && fallback !== null ? JSON.stringify(fallback) : String(fallback);
+      if (!found.has(name)) found.set(name, example);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  for (const entry of seed?.entries ?? []) walk(entry.value);
+  return [...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, example]) => ({ name, example }));
+}
+
 function containsEnv(value: unknown): boolean {
   if (value instanceof EnvRead) return true;
   if (Array.isArray(value)) return value.some(containsEnv);

@@ -6,7 +6,7 @@ import type { Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 import { versionOf } from './versions.js';
-import { seedProjectConfig, seedView } from './config-seed.js';
+import { seedEnvVariables, seedProjectConfig, seedView } from './config-seed.js';
 
 export const defaultDatabaseUrl = 'file:./data/data.db';
 
@@ -18,7 +18,8 @@ const adapterPackage = {
 
 export function emitProject(ir: Schema, options: { name: string }): FileMap {
   const files = new FileMap();
-  const view = { defaultDatabaseUrl, provider: ir.provider, plugins: ir.plugins };
+  const seed = ir.projectConfig ? seedProjectConfig(ir.projectConfig) : undefined;
+  const view = { defaultDatabaseUrl, provider: ir.provider, plugins: ir.plugins, projectEnv: seedEnvVariables(seed) };
   files.add('package.json', json(packageJson(ir, options.name)));
   files.add('tsconfig.json', json(tsconfig));
   files.add('prisma.config.ts', render('project/prisma.config.ts.hbs', view));
@@ -47,7 +48,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
       i18n: ir.contentTypes.some((ct) => ct.localized) ? { locales: ir.i18n.locales.map((l) => `\`${l.code}\``).join(', '), defaultLocale: ir.i18n.defaultLocale } : undefined,
     }),
   );
-  files.add('src/config.ts', render('user/config.ts.hbs', { ...view, seed: seedView(ir.projectConfig ? seedProjectConfig(ir.projectConfig) : undefined) }), 'user');
+  files.add('src/config.ts', render('user/config.ts.hbs', { ...view, seed: seedView(seed) }), 'user');
   files.add('src/email.ts', render('user/email.ts.hbs', view), 'user');
   files.add('prisma/migrations/migration_lock.toml', `# Prisma reads this file; keep it in version control.\nprovider = "${ir.provider}"\n`);
   return files;
