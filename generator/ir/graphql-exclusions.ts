@@ -8,7 +8,9 @@
  * buildIr marks the IR (`graphql: false`), and the server's GraphQL builder skips what is
  * marked (templates/runtime/graphql/exclusions.ts).
  *
- * Without the GraphQL plugin (`plugins.graphql` false) nothing is left out: there is no schema.
+ * Without the GraphQL plugin (`plugins.graphql` false) no GraphQL rule applies: validation
+ * warns of nothing (rules/graphql-names.ts). The marks are made all the same, so that a schema
+ * built for such models (when one is emitted at all) stays valid.
  *
  * Who keeps a name: the schema's own types and the plugins' types first, then content types
  * in uid order, then components; the later claimant is the one left out. (A content type's
@@ -33,15 +35,12 @@ export interface GraphqlExclusions {
 
 export const exclusionKey = (uid: string, attribute: string): string => `${uid}\u0000${attribute}`;
 
-const none: GraphqlExclusions = { types: new Set(), attributes: new Set(), notes: [] };
-
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const cache = new WeakMap<LoadedModels, GraphqlExclusions>();
 
 export function graphqlExclusions(models: LoadedModels): GraphqlExclusions {
-  if (!models.plugins.graphql) return none;
   let found = cache.get(models);
   if (!found) {
     found = compute(models);

@@ -8,5 +8,6 @@ import type { ValidationRule } from '../context.js';
  * without it starts: no error. Without the plugin no GraphQL naming rule applies.
  */
 export const graphqlNamesRule: ValidationRule = ({ models, warn }) => {
+  if (!models.plugins.graphql) return;
   for (const note of graphqlExclusions(models).notes) warn(note.file, note.pointer, note.message);
 };
