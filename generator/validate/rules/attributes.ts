@@ -113,7 +113,7 @@ function checkAttributes(
         context.warn(
           model,
           at('customField'),
-          `${owner}: custom field "${uid}"${plugin ? ` of plugin "${plugin}"` : ''}: contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in ${customFieldsFile} beside the models: "${uid}": "string"`,
+          `${owner}: custom field "${uid}"${plugin ? ` of plugin "${plugin}"` : ''}: contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in ${context.models.project ? `src/${customFieldsFile}` : `${customFieldsFile} beside the models`}: "${uid}": "string"`,
         );
       }
       const stored = resolved.type;
