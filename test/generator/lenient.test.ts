@@ -120,3 +120,36 @@ describe('custom fields of a project', () => {
     }
   });
 });
+
+describe('GraphQL names taken by something else', () => {
+  it('leaves out a dynamic zone and an enumeration whose type names are taken; the schema builds without them', async () => {
+    const dir = await tempDir('lenient-names');
+    const write = async (rel: string, json: unknown) => {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), JSON.stringify(json));
+    };
+    const type = (singular: string, plural: string, attributes: Record<string, unknown>) => ({ kind: 'collectionType', info: { singularName: singular, pluralName: plural, displayName: singular }, attributes });
+    await write('components/shared/quote.json', { collectionName: 'components_shared_quotes', attributes: { text: { type: 'string' } } });
+    await write('article.json', type('article', 'articles', {
+      title: { type: 'string' },
+      blocks: { type: 'dynamiczone', components: ['shared.quote'] },
+      myTone: { type: 'enumeration', enum: ['calm', 'loud'] },
+      mytone: { type: 'enumeration', enum: ['soft', 'hard'] },
+    }));
+    await write('article-blocks-dynamic-zone.json', type('article-blocks-dynamic-zone', 'article-blocks-dynamic-zones', { name: { type: 'string' } }));
+    try {
+      const result = await build(dir);
+      if (!result.ok) throw new Error(JSON.stringify(result));
+      expect(result.warnings).toEqual([
+        'article.json /attributes/blocks: content type "api::article.article", attribute "blocks": left out of the GraphQL schema, served over REST only: its GraphQL type "ArticleBlocksDynamicZone" is also content type "api::article-blocks-dynamic-zone.article-blocks-dynamic-zone" (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
+        'article.json /attributes/mytone: content type "api::article.article", attribute "mytone": left out of the GraphQL schema, served over REST only: its GraphQL type "ENUM_ARTICLE_MYTONE" is also content type "api::article.article", attribute "myTone" (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
+      ]);
+      const sdl = result.files.get('schema.graphql')!.content;
+      expect(sdl).toMatch(/type Article \{\n {2}title: String\n {2}myTone: ENUM_ARTICLE_MYTONE\n {2}createdAt/);
+      expect(sdl).toContain('enum ENUM_ARTICLE_MYTONE {\n  calm\n  loud\n}');
+      expect(sdl).toContain('type ArticleBlocksDynamicZone {\n  name: String');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
