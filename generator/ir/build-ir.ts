@@ -10,6 +10,7 @@ import { storedType, type CustomFieldType } from './custom-fields.js';
 import { customFieldResolver } from './custom-field-resolver.js';
 import { exclusionKey, graphqlExclusions, type GraphqlExclusions } from './graphql-exclusions.js';
 import { isScalarType } from './scalars.js';
+import { isBound, isLength, regexProblem } from './scalar-options.js';
 import {
   componentPascal,
   identifierStem,
@@ -254,7 +255,14 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,
-        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum']),
+        // Options Strapi ignores when malformed are left out (validation warned).
+        ...pick(a, ['default']),
+        ...(isBound(a.min, type) ? { min: a.min } : {}),
+        ...(isBound(a.max, type) ? { max: a.max } : {}),
+        ...(isLength(a.minLength) ? { minLength: a.minLength } : {}),
+        ...(isLength(a.maxLength) ? { maxLength: a.maxLength } : {}),
+        ...(a.regex !== undefined && regexProblem(a.regex) === undefined ? { regex: a.regex } : {}),
+        ...pick(a, ['enum']),
         // Strapi reads targetField of a uid only (elsewhere it is ignored, as here).
         ...(type === 'uid' ? pick(a, ['targetField']) : {}),
         ...(type === 'blocks' ? { blocks: true } : {}),

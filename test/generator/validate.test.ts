@@ -272,6 +272,27 @@ describe('shapes of real Strapi projects', () => {
     expect(await problemsOf({ 'state.json': type('state', 'states', { stage: { type: 'enumeration', enum: ['Новый', 'В работе', 'Завершён', 'Ελλάδα'] } }) })).toEqual({ errors: [], warnings: [] });
   });
 
+  it('ignores, with a warning, the length, bound and regex options Strapi ignores when malformed', async () => {
+    const problems = await problemsOf({
+      'page.json': type('page', 'pages', {
+        title: { type: 'string', minLength: '3', maxLength: 2.5, regex: '[a-' },
+        rank: { type: 'integer', min: '1', max: 10 },
+        code: { type: 'string', minLength: 5, maxLength: 2 },
+      }),
+    });
+    const owner = (name: string) => at('api::page.page', name);
+    expect(problems).toEqual({
+      errors: [],
+      warnings: [
+        `page.json /attributes/title/minLength: ${owner('title')}: minLength "3" is not a non-negative integer: ignored, as Strapi ignores it`,
+        `page.json /attributes/title/maxLength: ${owner('title')}: maxLength 2.5 is not a non-negative integer: ignored, as Strapi ignores it`,
+        `page.json /attributes/title/regex: ${owner('title')}: regex is ignored: it does not compile: Invalid regular expression: /[a-/: Unterminated character class (Strapi starts, then fails every write of the attribute)`,
+        `page.json /attributes/rank/min: ${owner('rank')}: min "1" is not a number: ignored, as Strapi ignores it`,
+        `page.json /attributes/code/minLength: ${owner('code')}: minLength is greater than maxLength: no value but an empty one can be written (as in Strapi)`,
+      ],
+    });
+  });
+
   it('ignores the keys Strapi ignores: targetField on a string, description, configurable, conditions, any pluginOptions', async () => {
     expect(
       await problemsOf({
@@ -324,10 +345,10 @@ describe('shapes of real Strapi projects', () => {
     expect(problems).toEqual({
       errors: [
         'customFields.json /plugin::x.y: custom field "plugin::x.y": "strng" is not a type a custom field stores (one of biginteger, boolean, date, datetime, decimal, email, enumeration, float, integer, json, password, richtext, string, text, time, uid, blocks). Did you mean "string"?',
-        `product.json /attributes/stars/max: ${at('api::product.product', 'stars')}: max must be a number`,
       ],
       warnings: [
         `product.json /attributes/icon/customField: ${at('api::product.product', 'icon')}: custom field "plugin::some-icons.icon" of plugin "some-icons": contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in customFields.json beside the models: "plugin::some-icons.icon": "string"`,
+        `product.json /attributes/stars/max: ${at('api::product.product', 'stars')}: max "five" is not a number: ignored, as Strapi ignores it`,
       ],
     });
   });

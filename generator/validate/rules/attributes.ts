@@ -3,6 +3,7 @@ import { resolveCustomField } from '../../ir/custom-field-resolver.js';
 import { graphqlNamePattern, regressedEnumValue } from '../../../templates/runtime/graphql/naming.js';
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
+import { isBound, isLength, regexProblem } from '../../ir/scalar-options.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
@@ -123,7 +124,7 @@ function checkAttributes(
     for (const flag of ['required', 'unique', 'private', 'repeatable', 'multiple', 'writable']) {
       if (attribute[flag] !== undefined && typeof attribute[flag] !== 'boolean') report([flag], `${flag} must be true or false`);
     }
-    if (isScalarType(type)) checkScalarOptions(attribute, type, report, kind);
+    if (isScalarType(type)) checkScalarOptions(attribute, type, report, kind, (rest, message) => context.warn(model, at(...rest), `${owner}: ${message}`));
     else if (type === 'blocks') {
       if (attribute.default !== undefined && attribute.default !== null && !Array.isArray(attribute.default)) report(['default'], `default ${JSON.stringify(attribute.default)} does not fit type "blocks" (a list of blocks)`);
     } else if (type === 'relation') checkRelation(attribute, kind, report);
@@ -148,32 +149,27 @@ function checkAttributes(
 
 type Report = (rest: string[], message: string) => void;
 
-function checkScalarOptions(attribute: Record<string, unknown>, type: string, report: Report, kind: 'content type' | 'component'): void {
+function checkScalarOptions(attribute: Record<string, unknown>, type: string, report: Report, kind: 'content type' | 'component', warn: Report): void {
+  // Strapi applies these only when they have the right shape and ignores them otherwise: so does contentgen, with a warning.
   for (const key of ['minLength', 'maxLength'] as const) {
     const value = attribute[key];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) report([key], `${key} must be a non-negative integer`);
+    if (value !== undefined && !isLength(value)) warn([key], `${key} ${JSON.stringify(value)} is not a non-negative integer: ignored, as Strapi ignores it`);
   }
-  if (typeof attribute.minLength === 'number' && typeof attribute.maxLength === 'number' && attribute.minLength > attribute.maxLength) {
-    report(['minLength'], 'minLength is greater than maxLength');
+  if (isLength(attribute.minLength) && isLength(attribute.maxLength) && attribute.minLength > attribute.maxLength) {
+    warn(['minLength'], 'minLength is greater than maxLength: no value but an empty one can be written (as in Strapi)');
   }
   for (const key of ['min', 'max'] as const) {
     const value = attribute[key];
-    if (value === undefined) continue;
-    const ok = type === 'biginteger' ? typeof value === 'string' ? /^-?\d+$/.test(value) : Number.isInteger(value) : typeof value === 'number' && Number.isFinite(value);
-    if (!ok) report([key], type === 'biginteger' ? `${key} must be an integer or a string of digits` : `${key} must be a number`);
+    if (value !== undefined && !isBound(value, type)) {
+      warn([key], `${key} ${JSON.stringify(value)} is not ${type === 'biginteger' ? 'an integer or a string of digits' : 'a number'}: ignored, as Strapi ignores it`);
+    }
   }
   if (typeof attribute.min === 'number' && typeof attribute.max === 'number' && attribute.min > attribute.max) {
-    report(['min'], 'min is greater than max');
+    warn(['min'], 'min is greater than max: no value can be written (as in Strapi)');
   }
   if (attribute.regex !== undefined) {
-    if (typeof attribute.regex !== 'string') report(['regex'], 'regex must be a string');
-    else {
-      try {
-        new RegExp(attribute.regex);
-      } catch (err) {
-        report(['regex'], `regex does not compile: ${(err as Error).message}`);
-      }
-    }
+    const problem = regexProblem(attribute.regex);
+    if (problem) warn(['regex'], `regex is ignored: ${problem} (Strapi starts, then fails every write of the attribute)`);
   }
   if (type === 'enumeration') {
     const values = attribute.enum;
