@@ -25,11 +25,23 @@ export interface ProjectCustomFields {
   readonly plugins: ReadonlySet<string>;
   /** Custom fields registered in the installed plugins' server code (and the app's own src/index), by uid. */
   readonly registered: ReadonlyMap<string, RegisteredCustomField>;
+  /** Dependencies not installed in node_modules: their plugin names are guessed from their package names. */
+  readonly notInstalled: readonly string[];
+}
+
+/**
+ * Whether the project installs `plugin`: a plugin it has, or a dependency not installed whose
+ * package name ends with the plugin's name (`strapi-v4-plugin-<p>`, `@scope/<p>`), as a guess
+ * is all there is then.
+ */
+export function installsPlugin(fields: ProjectCustomFields, plugin: string): boolean {
+  return fields.plugins.has(plugin) || fields.notInstalled.some((name) => name === plugin || name.endsWith(`-${plugin}`) || name.endsWith(`/${plugin}`));
 }
 
 export async function loadProjectCustomFields(project: StrapiProject): Promise<ProjectCustomFields> {
   const plugins = new Set<string>();
   const registered = new Map<string, RegisteredCustomField>();
+  const notInstalled: string[] = [];
   for (const dependency of Object.keys(project.dependencies).sort()) {
     const dir = path.join(project.root, 'node_modules', dependency);
     const json = await readJson(path.join(dir, 'package.json'));
@@ -41,6 +53,7 @@ export async function loadProjectCustomFields(project: StrapiProject): Promise<P
     } else {
       const name = pluginNameOfPackage(dependency);
       if (name) plugins.add(name);
+      notInstalled.push(dependency);
     }
   }
   const localDir = path.join(project.root, 'src', 'plugins');
@@ -59,7 +72,7 @@ export async function loadProjectCustomFields(project: StrapiProject): Promise<P
     const text = await readFile(path.join(project.root, file), 'utf8').catch(() => undefined);
     if (text) collectRegistrations(text, undefined, file, registered);
   }
-  return { plugins, registered };
+  return { plugins, registered, notInstalled };
 }
 
 /** `@strapi/plugin-graphql` → graphql, `strapi-plugin-x` → x, or a known package's plugin. */

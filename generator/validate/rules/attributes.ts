@@ -1,5 +1,6 @@
 import { customFieldsFile, customFieldTypes, customFieldUidPattern, isCustomFieldType } from '../../ir/custom-fields.js';
 import { resolveCustomField } from '../../ir/custom-field-resolver.js';
+import { installsPlugin } from '../../load/load-custom-fields.js';
 import { graphqlNamePattern, regressedEnumValue } from '../../../templates/runtime/graphql/naming.js';
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
@@ -100,8 +101,8 @@ function checkAttributes(
         continue;
       }
       const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
-      const installed = context.models.projectCustomFields?.plugins;
-      if (plugin && context.models.project && installed && !installed.has(plugin)) {
+      const projectFields = context.models.projectCustomFields;
+      if (plugin && context.models.project && projectFields && !installsPlugin(projectFields, plugin)) {
         // Strapi: "Could not find Custom Field: <uid>" at start.
         report(
           ['customField'],
