@@ -7,6 +7,7 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../generator/pipeline.js';
+import { printGraphqlSchema } from '../../generator/emit/graphql/graphql.js';
 import { formatModelError } from '../../generator/validate/model-error.js';
 import { fixturesDir, tempDir } from '../helpers/paths.js';
 
@@ -46,6 +47,15 @@ describe('fixtures/projects/lenient-*', () => {
     expect(sdl).toMatch(/type ComponentSharedBadge \{\n {2}id: ID!\n {2}label: String\n\}/);
     expect(sdl).not.toContain('ENUM_COMPONENTSHAREDBADGE_MARK');
     expect(sdl).not.toContain('upload_files');
+    // An extension may still configure what the schema leaves out (it has nothing to configure).
+    const printed = printGraphqlSchema(result.ir, {
+      shadowCRUD: true,
+      register: ((extension: any) => {
+        extension.shadowCRUD('api::upload-file.upload-file').disableMutations();
+        extension.shadowCRUD('shared.badge').field('mark').disable();
+      }) as never,
+    });
+    expect(printed).toContain('enum ENUM_STATE_STAGE');
   });
 
   it('without it: builds, and no GraphQL rule applies (the only warning is the unknown custom field)', async () => {
