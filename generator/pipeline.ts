@@ -15,6 +15,7 @@ import { buildIr } from './ir/build-ir.js';
 import type { Schema } from './ir/types.js';
 import { defaultGraphqlInputs, loadGraphqlInputs, userConfigPath } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
+import { loadProjectCustomFields } from './load/load-custom-fields.js';
 import { resolveInput, type BuildInput } from './load/load-project.js';
 import { loadPreviousBuild } from './load/load-previous.js';
 import { loadUserCode } from './load/load-user-code.js';
@@ -54,7 +55,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (input.error) return { ok: false, errors: [{ file: input.errorFile ?? 'package.json', pointer: '', message: input.error }], input };
   const userCode = await loadUserCode(options.outDir);
   const loaded = await loadModels(input.modelsDir, input.plugins);
-  const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}) };
+  const projectCustomFields = input.project ? await loadProjectCustomFields(input.project) : undefined;
+  const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}), ...(projectCustomFields ? { projectCustomFields } : {}) };
   const { errors, warnings: modelWarnings } = checkModels(models);
   if (errors.length > 0) return { ok: false, errors, input };
 

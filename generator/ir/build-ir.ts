@@ -6,8 +6,11 @@
  */
 import type { LoadedModels, RawComponent, RawContentType } from '../load/load-models.js';
 import { compareStrings } from '../load/load-models.js';
-import { customFieldTypesOf, storedType, type CustomFieldType } from './custom-fields.js';
+import { storedType, type CustomFieldType } from './custom-fields.js';
+import { customFieldResolver } from './custom-field-resolver.js';
+import { exclusionKey, graphqlExclusions, type GraphqlExclusions } from './graphql-exclusions.js';
 import { isScalarType } from './scalars.js';
+import { isBound, isLength, regexProblem } from './scalar-options.js';
 import {
   componentPascal,
   identifierStem,
@@ -44,7 +47,8 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
   const context: BuildContext = {
     names,
     relations: resolveRelations(models.contentTypes),
-    customFields: customFieldTypesOf(models.customFields?.json),
+    customFields: customFieldResolver(models),
+    exclusions: graphqlExclusions(loaded),
     links: new Map(),
   };
   // Link models come after every content type's model, in the same namespace.
@@ -62,6 +66,8 @@ interface BuildContext {
   readonly names: NameTable;
   readonly relations: RelationResolution;
   readonly customFields: ReadonlyMap<string, CustomFieldType>;
+  /** What the GraphQL schema leaves out (graphql-exclusions.ts). */
+  readonly exclusions: GraphqlExclusions;
   /** The link table each owning relation or media field of a content type has, by `uid\0attribute`. */
   readonly links: Map<string, LinkStorage>;
 }
@@ -184,7 +190,7 @@ function buildContentType(raw: RawContentType, context: BuildContext): ContentTy
   const options = (json.options ?? {}) as Json;
   const draftAndPublish = options.draftAndPublish === true;
   const privateNames = new Set<string>(Array.isArray(options.privateAttributes) ? options.privateAttributes : []);
-  const all = buildAttributes(json.attributes as Json, privateNames, context, raw.uid);
+  const all = buildAttributes(json.attributes as Json, privateNames, context, raw.uid, raw.uid);
   const localized = isLocalizedType(json);
   // The i18n plugin's attributes come last, after the timestamps, as Strapi adds them.
   const declared = localized ? all.filter((a) => !i18nAttributeNames.includes(a.name)) : all;
@@ -212,6 +218,7 @@ function buildContentType(raw: RawContentType, context: BuildContext): ContentTy
     populateCreatorFields: options.populateCreatorFields === true,
     attributes,
     ...(localized ? { localized: true, sharedAttributes: sharedAttributeNames(json) } : {}),
+    ...(context.exclusions.types.has(raw.uid) ? { graphql: false as const } : {}),
   };
 }
 
@@ -219,7 +226,7 @@ function buildComponent(raw: RawComponent, names: ComponentNames, context: Build
   const json = raw.json as Json;
   const info = (json.info ?? {}) as Json;
   // Inside a component, relations and media are ids in the component's JSON: no link tables.
-  const declared = buildAttributes(json.attributes as Json, new Set(), context);
+  const declared = buildAttributes(json.attributes as Json, new Set(), context, undefined, raw.uid);
   return {
     uid: raw.uid,
     category: raw.category,
@@ -227,13 +234,15 @@ function buildComponent(raw: RawComponent, names: ComponentNames, context: Build
     displayName: typeof info.displayName === 'string' ? info.displayName : pascalCase(raw.uid.split('.')[1]!),
     names,
     attributes: [builtIn('id', 'integer', 0, { required: true, unique: true }), ...declared.map((a) => ({ ...a, index: a.index + 1 }))],
+    ...(context.exclusions.types.has(raw.uid) ? { graphql: false as const } : {}),
   };
 }
 
 /** `ownerUid`: the content type declaring the attributes; absent for components. */
-function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: BuildContext, ownerUid?: string): Attribute[] {
+function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: BuildContext, ownerUid: string | undefined, uid: string): Attribute[] {
   return Object.entries(attributes).map(([name, a], index): Attribute => {
-    const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true };
+    const excluded = context.exclusions.attributes.has(exclusionKey(uid, name));
+    const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true, ...(excluded ? { graphql: false as const } : {}) };
     const type = storedType(a, context.customFields)!;
     const customField = a.type === 'customField' ? { customField: a.customField as string } : {};
     if (isScalarType(type) || type === 'blocks') {
@@ -246,7 +255,16 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,
-        ...pick(a, ['default', 'min', 'max', 'minLength', 'maxLength', 'regex', 'enum', 'targetField']),
+        // Options Strapi ignores when malformed are left out (validation warned).
+        ...pick(a, ['default']),
+        ...(isBound(a.min, type) ? { min: a.min } : {}),
+        ...(isBound(a.max, type) ? { max: a.max } : {}),
+        ...(isLength(a.minLength) ? { minLength: a.minLength } : {}),
+        ...(isLength(a.maxLength) ? { maxLength: a.maxLength } : {}),
+        ...(a.regex !== undefined && regexProblem(a.regex) === undefined ? { regex: a.regex } : {}),
+        ...pick(a, ['enum']),
+        // Strapi reads targetField of a uid only (elsewhere it is ignored, as here).
+        ...(type === 'uid' ? pick(a, ['targetField']) : {}),
         ...(type === 'blocks' ? { blocks: true } : {}),
         ...customField,
       };

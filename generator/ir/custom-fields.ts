@@ -32,6 +32,40 @@ export const builtInCustomFields: Readonly<Record<string, CustomFieldType>> = {
   'plugin::remote-select.remote-select-multi': 'json',
   'plugin::remote-select.searchable-remote-select': 'text',
   'plugin::remote-select.searchable-remote-select-multi': 'json',
+  // @bn-digital/strapi-plugin-field-uuid (server/register.js: name 'uuid', plugin 'field-uuid', type 'string')
+  'plugin::field-uuid.uuid': 'string',
+  // strapi-plugin-oembed (server: name 'oembed', plugin its strapi.name 'oembed', type 'text'; the admin side says json, the server's type is stored)
+  'plugin::oembed.oembed': 'text',
+  // strapi-plugin-iconhub (server/src/register.ts: name 'iconhub', plugin 'strapi-plugin-iconhub', type 'json')
+  'plugin::strapi-plugin-iconhub.iconhub': 'json',
+  // strapi-plugin-magic-editor-x (server register: name 'richtext', plugin 'magic-editor-x', type 'text')
+  'plugin::magic-editor-x.richtext': 'text',
+  // strapi-plugin-editorjs-field (server/src/register.ts: name and plugin its id, type 'richtext')
+  'plugin::editorjs-field.editorjs-field': 'richtext',
+  // strapi-plugin-tinymce (server/src/register.ts: name 'tinymce', plugin 'tinymce', type 'string')
+  'plugin::tinymce.tinymce': 'string',
+  // strapi-plugin-icon-picker (server/src/register.ts: name 'icon', plugin 'icon-picker', type 'string')
+  'plugin::icon-picker.icon': 'string',
+};
+
+/**
+ * npm packages that install the plugins above (plugin name → packages), for a project whose
+ * node_modules is not installed: Strapi needs the plugin installed to start.
+ */
+export const builtInPluginPackages: Readonly<Record<string, readonly string[]>> = {
+  'color-picker': ['@strapi/plugin-color-picker'],
+  ckeditor: ['@ckeditor/strapi-plugin-ckeditor'],
+  ckeditor5: ['strapi-plugin-ckeditor5'],
+  'multi-select': ['strapi-plugin-multi-select'],
+  'google-maps': ['strapi-google-maps'],
+  'remote-select': ['strapi-plugin-remote-select'],
+  'field-uuid': ['@bn-digital/strapi-plugin-field-uuid', 'strapi-plugin-field-uuid'],
+  oembed: ['strapi-plugin-oembed'],
+  'strapi-plugin-iconhub': ['strapi-plugin-iconhub'],
+  'magic-editor-x': ['strapi-plugin-magic-editor-x'],
+  'editorjs-field': ['strapi-plugin-editorjs-field'],
+  tinymce: ['strapi-plugin-tinymce', '@sklinet/strapi-plugin-tinymce'],
+  'icon-picker': ['strapi-plugin-icon-picker'],
 };
 
 export const customFieldsFile = 'customFields.json';

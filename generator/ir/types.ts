@@ -17,6 +17,8 @@ interface AttributeBase {
   readonly index: number;
   readonly private: boolean;
   readonly required: boolean;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given: graphql-exclusions.ts); REST serves it. */
+  readonly graphql?: false;
 }
 
 export interface ScalarAttribute extends AttributeBase {
@@ -161,6 +163,8 @@ export interface ContentType {
   readonly localized?: true;
   /** Of a localized type: the attributes its localizations share, kept equal across them. */
   readonly sharedAttributes?: readonly string[];
+  /** Left out of the GraphQL schema (graphql-exclusions.ts); REST serves it. */
+  readonly graphql?: false;
 }
 
 export interface ComponentNames {
@@ -185,6 +189,8 @@ export interface Component {
   readonly displayName: string;
   readonly names: ComponentNames;
   readonly attributes: readonly Attribute[];
+  /** Left out of the GraphQL schema (graphql-exclusions.ts). */
+  readonly graphql?: false;
 }
 
 /** Role type → granted action strings, as in permissions.json. Sorted. */

@@ -16,6 +16,7 @@ import { customFieldsFile } from '../ir/custom-fields.js';
 import { localesFile } from '../ir/i18n.js';
 import { modelsFolderPlugins, type ProjectPlugins } from '../ir/project-plugins.js';
 import type { StrapiProject } from './load-project.js';
+import type { ProjectCustomFields } from './load-custom-fields.js';
 
 export interface RawFile {
   /** Path relative to the models folder, with forward slashes. */
@@ -51,6 +52,8 @@ export interface LoadedModels {
   readonly plugins: ProjectPlugins;
   /** Set when the build was pointed at a Strapi project root. */
   readonly project?: StrapiProject;
+  /** A project's installed plugins and the custom fields they register (load-custom-fields.ts). */
+  readonly projectCustomFields?: ProjectCustomFields;
 }
 
 export async function loadModels(root: string, plugins: ProjectPlugins = modelsFolderPlugins): Promise<LoadedModels> {

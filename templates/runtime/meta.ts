@@ -34,6 +34,8 @@ export type Dialect = 'sqlite' | 'postgresql' | 'mysql';
 export interface ScalarFieldMeta {
   readonly kind: 'scalar';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly type: ScalarType;
   /** Database column name (snake_case of the attribute name, like Strapi). */
   readonly column: string;
@@ -87,6 +89,8 @@ export interface LinkMeta {
 export interface RelationFieldMeta {
   readonly kind: 'relation';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly relation: RelationKind;
   /** Target content-type uid, e.g. `api::author.author`. */
   readonly target: string;
@@ -106,6 +110,8 @@ export interface RelationFieldMeta {
 export interface MediaFieldMeta {
   readonly kind: 'media';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly multiple: boolean;
   readonly allowedTypes?: readonly string[];
   /** Absent inside components: their media are file ids in the component's JSON. */
@@ -116,6 +122,8 @@ export interface MediaFieldMeta {
 export interface ComponentFieldMeta {
   readonly kind: 'component';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   /** Component uid, e.g. `shared.seo`. */
   readonly component: string;
   readonly repeatable: boolean;
@@ -130,6 +138,8 @@ export interface ComponentFieldMeta {
 export interface DynamicZoneFieldMeta {
   readonly kind: 'dynamiczone';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly components: readonly string[];
   /** JSON column holding the array of `{ __component, ...fields }` items. */
   readonly column: string;
@@ -166,6 +176,8 @@ export interface ContentTypeMeta {
    */
   readonly localized?: boolean;
   readonly sharedAttributes?: readonly string[];
+  /** Left out of the GraphQL schema (its Strapi GraphQL names clash); REST serves it. */
+  readonly graphql?: false;
   /**
    * Every field in declaration order: `id` first, then the model's attributes, then
    * createdAt, updatedAt and (with draft & publish) publishedAt (then localizations, locale).
@@ -176,6 +188,8 @@ export interface ContentTypeMeta {
 export interface ComponentMeta {
   /** `<category>.<name>` */
   readonly uid: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL names clash). */
+  readonly graphql?: false;
   /** Every field in declaration order, `id` first. */
   readonly fields: Readonly<Record<string, FieldMeta>>;
 }
@@ -184,6 +198,8 @@ export interface ComponentMeta {
 export interface Registry {
   readonly contentTypes: ReadonlyMap<string, ContentTypeMeta>;
   readonly components: ReadonlyMap<string, ComponentMeta>;
+  /** In the GraphQL view of a registry (graphql/exclusions.ts): the uids and `uid.field`s it left out. */
+  readonly graphqlLeftOut?: ReadonlySet<string>;
   /** The i18n plugin's locales (locales.json); absent: English alone, as a fresh Strapi. */
   readonly i18n?: I18nSettings;
 }

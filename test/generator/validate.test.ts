@@ -150,15 +150,17 @@ describe('model validation', () => {
     ]);
   });
 
-  it('rejects names that clash with the plugins: the /api/users route and the GraphQL type UploadFile', async () => {
-    const errors = await errorsOf({
+  it('rejects a route that clashes with the plugins (/api/users); a GraphQL type that does (UploadFile) is left out of GraphQL with a warning', async () => {
+    const problems = await problemsOf({
       'member.json': { info: { singularName: 'member', pluralName: 'users' }, attributes: {} },
       'upload-file.json': { info: { singularName: 'upload-file', pluralName: 'upload-files' }, attributes: {} },
     });
-    expect(errors).toEqual([
-      'member.json /info/pluralName: content type "api::member.member": pluralName "users" is already used by "plugin::users-permissions.user"',
-      'upload-file.json /info/singularName: content type "api::upload-file.upload-file": its GraphQL type "UploadFile" is also the GraphQL type of content type "plugin::upload.file"; Strapi\'s GraphQL schema cannot hold both: rename one of them',
-    ]);
+    expect(problems).toEqual({
+      errors: ['member.json /info/pluralName: content type "api::member.member": pluralName "users" is already used by "plugin::users-permissions.user"'],
+      warnings: [
+        'upload-file.json /info/singularName: content type "api::upload-file.upload-file": left out of the GraphQL schema, served over REST only: its GraphQL type "UploadFile" is also content type "plugin::upload.file" (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
+      ],
+    });
   });
 
   it('the CLI exits 1, lists the problems and writes nothing', async () => {
@@ -231,18 +233,74 @@ describe('shapes of real Strapi projects', () => {
     }
   });
 
-  it('refuses, naming both files, what would break Strapi\'s GraphQL names', async () => {
-    const errors = await errorsOf({
+  it('leaves out of GraphQL, with a warning naming both, what would break Strapi\'s GraphQL names; refuses the enumeration values Strapi refuses', async () => {
+    const problems = await problemsOf({
       'components/blog/post-card.json': { collectionName: 'components_blog_post_cards', attributes: { title: { type: 'string' } } },
-      'components/blog-post/card.json': { collectionName: 'components_blog_post_card2s', attributes: { title: { type: 'string' } } },
+      'components/blog-post/card.json': { collectionName: 'components_blog_post_card2s', attributes: { title: { type: 'string' }, mark: { type: 'enumeration', enum: ['★', '☆'] } } },
       'query.json': type('query', 'queries', {}),
-      'color.json': type('color', 'colors', { tone: { type: 'enumeration', enum: ['dark red', 'dark-red', 'blue'] } }),
+      'color.json': type('color', 'colors', { tone: { type: 'enumeration', enum: ['dark red', 'dark-red', 'blue', '1st', '★', 'Новый', 'Старый'] } }),
     });
-    expect(errors).toEqual([
-      `color.json /attributes/tone/enum: ${at('api::color.color', 'tone')}: enumeration values "dark red" and "dark-red" are both the GraphQL enum value dark_red (Strapi refuses to start on it): make them differ in letters or digits`,
-      'query.json /info/singularName: content type "api::query.query": its GraphQL type "Query" is the GraphQL schema\'s own; Strapi\'s GraphQL schema cannot hold both: rename it',
-      'components/blog-post/card.json: component "blog-post.card": its GraphQL type "ComponentBlogPostCard" is also the GraphQL type of component "blog.post-card" (components/blog/post-card.json); Strapi\'s GraphQL schema cannot hold both: rename one of them',
-    ]);
+    expect(problems).toEqual({
+      errors: [
+        `color.json /attributes/tone/enum: ${at('api::color.color', 'tone')}: enumeration values "dark red" and "dark-red" are both "dark_red" once normalized; Strapi refuses to start on it ("collide when normalized"): make them differ in letters or digits`,
+        `color.json /attributes/tone/enum: ${at('api::color.color', 'tone')}: enumeration value "1st" becomes "1st", which starts with a digit; Strapi refuses to start on it ("Invalid enumeration value"): begin it with a letter`,
+        `color.json /attributes/tone/enum: ${at('api::color.color', 'tone')}: enumeration value "★" has no letter or digit Strapi can spell; Strapi refuses to start on it ("Invalid enumeration value"): give it a letter`,
+      ],
+      warnings: [
+        'query.json /info/singularName: content type "api::query.query": left out of the GraphQL schema, served over REST only: its GraphQL type "Query" is also the GraphQL schema\'s own type (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
+        'components/blog-post/card.json /attributes/mark: component "blog-post.card", attribute "mark": left out of the GraphQL schema, served over REST only: enumeration value "★" gives no GraphQL enum value (it has no letter or digit Strapi can spell) (Strapi\'s GraphQL plugin refuses to start on it)',
+        'components/blog/post-card.json: component "blog.post-card": left out of the GraphQL schema, served over REST only: its GraphQL type "ComponentBlogPostCard" is also component "blog-post.card" (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
+      ],
+    });
+  });
+
+  it('without the GraphQL plugin no GraphQL name is checked', async () => {
+    const dir = await writeModels({
+      'upload-file.json': type('upload-file', 'upload-files', {}),
+      'components/blog/card.json': { collectionName: 'components_blog_cards', attributes: { mark: { type: 'enumeration', enum: ['★', '☆'] } } },
+    });
+    try {
+      const loaded = await loadModels(dir, { graphql: false, i18n: true, documentation: true, populateDeep: false, transformer: false });
+      const { errors, warnings } = checkModels(loaded);
+      expect({ errors, warnings }).toEqual({ errors: [], warnings: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('transliterates Cyrillic and Greek enumeration values as Strapi does (no clash)', async () => {
+    expect(await problemsOf({ 'state.json': type('state', 'states', { stage: { type: 'enumeration', enum: ['Новый', 'В работе', 'Завершён', 'Ελλάδα'] } }) })).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('ignores, with a warning, the length, bound and regex options Strapi ignores when malformed', async () => {
+    const problems = await problemsOf({
+      'page.json': type('page', 'pages', {
+        title: { type: 'string', minLength: '3', maxLength: 2.5, regex: '[a-' },
+        rank: { type: 'integer', min: '1', max: 10 },
+        code: { type: 'string', minLength: 5, maxLength: 2 },
+      }),
+    });
+    const owner = (name: string) => at('api::page.page', name);
+    expect(problems).toEqual({
+      errors: [],
+      warnings: [
+        `page.json /attributes/title/minLength: ${owner('title')}: minLength "3" is not a non-negative integer: ignored, as Strapi ignores it`,
+        `page.json /attributes/title/maxLength: ${owner('title')}: maxLength 2.5 is not a non-negative integer: ignored, as Strapi ignores it`,
+        `page.json /attributes/title/regex: ${owner('title')}: regex is ignored: it does not compile: Invalid regular expression: /[a-/: Unterminated character class (Strapi starts, then fails every write of the attribute)`,
+        `page.json /attributes/rank/min: ${owner('rank')}: min "1" is not a number: ignored, as Strapi ignores it`,
+        `page.json /attributes/code/minLength: ${owner('code')}: minLength is greater than maxLength: no value but an empty one can be written (as in Strapi)`,
+      ],
+    });
+  });
+
+  it('ignores the keys Strapi ignores: targetField on a string, description, configurable, conditions, any pluginOptions', async () => {
+    expect(
+      await problemsOf({
+        'page.json': type('page', 'pages', {
+          title: { type: 'string', targetField: 'slug', description: 'shown in the admin', configurable: 'no', visible: 'sometimes', conditions: { visible: { '==': [{ var: 'x' }, 1] } }, pluginOptions: { seo: { weird: [1] } } },
+        }),
+      }),
+    ).toEqual({ errors: [], warnings: [] });
   });
 
   it('a type named subscription is an ordinary type', async () => {
@@ -266,7 +324,7 @@ describe('shapes of real Strapi projects', () => {
     );
   });
 
-  it('builds custom fields of known plugins and of customFields.json; an unknown one is one precise error', async () => {
+  it('builds custom fields of known plugins and of customFields.json; an unknown one is stored as json with a warning', async () => {
     const ok = await problemsOf({
       'product.json': type('product', 'products', {
         color: { type: 'customField', customField: 'plugin::color-picker.color', options: { format: 'hex' } },
@@ -277,18 +335,22 @@ describe('shapes of real Strapi projects', () => {
       'customFields.json': { 'global::stars': 'integer' },
     });
     expect(ok).toEqual({ errors: [], warnings: [] });
-    const errors = await errorsOf({
+    const problems = await problemsOf({
       'product.json': type('product', 'products', {
-        icon: { type: 'customField', customField: 'plugin::icon-picker.icon' },
+        icon: { type: 'customField', customField: 'plugin::some-icons.icon' },
         stars: { type: 'customField', customField: 'global::stars', max: 'five' },
       }),
       'customFields.json': { 'global::stars': 'integer', 'plugin::x.y': 'strng' },
     });
-    expect(errors).toEqual([
-      'customFields.json /plugin::x.y: custom field "plugin::x.y": "strng" is not a type a custom field stores (one of biginteger, boolean, date, datetime, decimal, email, enumeration, float, integer, json, password, richtext, string, text, time, uid, blocks). Did you mean "string"?',
-      `product.json /attributes/icon/customField: ${at('api::product.product', 'icon')}: unknown custom field "plugin::icon-picker.icon" (plugin "icon-picker"): contentgen does not know which type it stores; map it in customFields.json beside the models, e.g. {"plugin::icon-picker.icon": "string"}`,
-      `product.json /attributes/stars/max: ${at('api::product.product', 'stars')}: max must be a number`,
-    ]);
+    expect(problems).toEqual({
+      errors: [
+        'customFields.json /plugin::x.y: custom field "plugin::x.y": "strng" is not a type a custom field stores (one of biginteger, boolean, date, datetime, decimal, email, enumeration, float, integer, json, password, richtext, string, text, time, uid, blocks). Did you mean "string"?',
+      ],
+      warnings: [
+        `product.json /attributes/icon/customField: ${at('api::product.product', 'icon')}: custom field "plugin::some-icons.icon" of plugin "some-icons": contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in customFields.json beside the models: "plugin::some-icons.icon": "string"`,
+        `product.json /attributes/stars/max: ${at('api::product.product', 'stars')}: max "five" is not a number: ignored, as Strapi ignores it`,
+      ],
+    });
   });
 
   it('accepts blocks', async () => {

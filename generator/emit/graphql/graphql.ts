@@ -11,6 +11,7 @@
  */
 import type { ContentTypeMeta, ComponentMeta, Registry } from '../../../templates/runtime/meta.js';
 import { GraphqlExtensionService } from '../../../templates/runtime/graphql/extension.js';
+import { graphqlRegistry } from '../../../templates/runtime/graphql/exclusions.js';
 import * as naming from '../../../templates/runtime/graphql/naming.js';
 import { registerPlugins } from '../../../templates/runtime/graphql/plugins.js';
 import { buildContentApiSchema, printContentApiSchema } from '../../../templates/runtime/graphql/schema.js';
@@ -18,7 +19,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Schema } from '../../ir/types.js';
 import { defaultGraphqlInputs, graphqlExtensionPath, type GraphqlInputs } from '../../load/load-graphql.js';
 import { FileMap } from '../file-map.js';
-import { contentTypeMeta, fieldMeta } from '../rest/content-types.js';
+import { componentMeta, contentTypeMeta } from '../rest/content-types.js';
 import { render } from '../templates.js';
 import { schemaTypes } from './types.js';
 
@@ -34,14 +35,14 @@ export function registryOf(ir: Schema): Registry {
   return {
     contentTypes: new Map(ir.contentTypes.map((ct) => [ct.uid, contentTypeMeta(ct) as ContentTypeMeta])),
     components: new Map(
-      ir.components.map((c): [string, ComponentMeta] => [c.uid, { uid: c.uid, fields: Object.fromEntries(c.attributes.map((a) => [a.name, fieldMeta(a)])) }]),
+      ir.components.map((c): [string, ComponentMeta] => [c.uid, componentMeta(c)]),
     ),
   };
 }
 
 /** The schema the server serves for these models and user inputs (without resolvers). */
 export function buildGraphqlSchema(ir: Schema, inputs: GraphqlInputs = defaultGraphqlInputs): GraphQLSchema {
-  const registry = registryOf(ir);
+  const registry = graphqlRegistry(registryOf(ir));
   const extension = new GraphqlExtensionService();
   if (inputs.shadowCRUD) registerPlugins(extension, registry);
   try {
@@ -62,7 +63,8 @@ export function emitGraphql(ir: Schema, inputs: GraphqlInputs = defaultGraphqlIn
   const schema = buildGraphqlSchema(ir, inputs);
   files.add(schemaPath, schemaNote + printContentApiSchema(schema));
   files.add(typesPath, schemaTypes(schema));
-  const example = ir.contentTypes.find((ct) => !ct.plugin && ct.kind === 'collectionType') ?? ir.contentTypes.find((ct) => !ct.plugin) ?? ir.contentTypes[0]!;
+  const inSchema = ir.contentTypes.filter((ct) => ct.graphql !== false);
+  const example = inSchema.find((ct) => !ct.plugin && ct.kind === 'collectionType') ?? inSchema.find((ct) => !ct.plugin) ?? ir.contentTypes[0]!;
   const meta = contentTypeMeta(example) as ContentTypeMeta;
   const field = example.attributes.find((a) => a.name !== 'id')?.name ?? 'createdAt';
   const query = meta.kind === 'collectionType' ? naming.findQueryName(meta) : naming.findOneQueryName(meta);

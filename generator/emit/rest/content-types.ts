@@ -7,8 +7,8 @@
  */
 import { scalarTypes } from '../../ir/scalars.js';
 import { lowerFirst } from '../../ir/names.js';
-import type { Attribute, ContentType, LinkStorage, ScalarAttribute, ScalarType, Schema } from '../../ir/types.js';
-import type { FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
+import type { Attribute, Component, ContentType, LinkStorage, ScalarAttribute, ScalarType, Schema } from '../../ir/types.js';
+import type { ComponentMeta, FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 import { tsLiteral } from '../ts-literal.js';
@@ -64,7 +64,7 @@ export function emitContentTypes(ir: Schema): FileMap {
         typeImports: imports.lines(),
         body: interfaceBody(members),
         inputBody: interfaceBody(inputMembers),
-        meta: tsLiteral({ uid: component.uid, fields: Object.fromEntries(component.attributes.map((a) => [a.name, fieldMeta(a)])) }),
+        meta: tsLiteral(componentMeta(component)),
       }),
     );
   }
@@ -304,6 +304,7 @@ export function contentTypeMeta(ct: ContentType) {
     draftAndPublish: ct.draftAndPublish,
     populateCreatorFields: ct.populateCreatorFields,
     ...(ct.localized ? { localized: true, sharedAttributes: ct.sharedAttributes ?? [] } : {}),
+    ...(ct.graphql === false ? { graphql: false } : {}),
     fields: Object.fromEntries([...ct.attributes.map((a) => [a.name, localizedFieldMeta(ct, a)]), ...(ct.populateCreatorFields ? creatorFields : [])]),
   };
 }
@@ -328,9 +329,14 @@ const creatorFields: [string, FieldMeta][] = ['createdBy', 'updatedBy'].map((nam
   { kind: 'relation', name, relation: 'oneToOne', target: 'admin::user', toMany: false, unstored: true },
 ]);
 
+/** IR component → runtime ComponentMeta. */
+export function componentMeta(component: Component): ComponentMeta {
+  return { uid: component.uid, ...(component.graphql === false ? { graphql: false } : {}), fields: Object.fromEntries(component.attributes.map((a) => [a.name, fieldMeta(a)])) };
+}
+
 /** IR attribute → runtime FieldMeta, dropping what the runtime never reads. */
 export function fieldMeta(a: Attribute): FieldMeta {
-  const common = { name: a.name, ...(a.private ? { private: true } : {}) };
+  const common = { name: a.name, ...(a.private ? { private: true } : {}), ...(a.graphql === false ? { graphql: false as const } : {}) };
   switch (a.kind) {
     case 'scalar':
       return {

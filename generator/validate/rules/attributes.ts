@@ -1,6 +1,10 @@
-import { customFieldsFile, customFieldTypes, customFieldTypesOf, customFieldUidPattern, isCustomFieldType } from '../../ir/custom-fields.js';
+import { customFieldsFile, customFieldTypes, customFieldUidPattern, isCustomFieldType } from '../../ir/custom-fields.js';
+import { resolveCustomField } from '../../ir/custom-field-resolver.js';
+import { installsPlugin } from '../../load/load-custom-fields.js';
+import { graphqlNamePattern, regressedEnumValue } from '../../../templates/runtime/graphql/naming.js';
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
+import { isBound, isLength, regexProblem } from '../../ir/scalar-options.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
@@ -32,9 +36,8 @@ const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Every attribute has a known type and options that make sense for it. */
 export const attributesRule: ValidationRule = (context) => {
-  const customFields = customFieldTypesOf(context.models.customFields?.json);
-  for (const ct of context.models.contentTypes) checkAttributes(context, ct, 'content type', customFields);
-  for (const component of context.models.components) checkAttributes(context, component, 'component', customFields);
+  for (const ct of context.models.contentTypes) checkAttributes(context, ct, 'content type');
+  for (const component of context.models.components) checkAttributes(context, component, 'component');
 };
 
 /** customFields.json maps custom field uids to the types they store. */
@@ -58,7 +61,6 @@ function checkAttributes(
   context: ValidationContext,
   model: RawFile & { uid: string },
   kind: 'content type' | 'component',
-  customFields: ReadonlyMap<string, string>,
 ): void {
   const columns = new Map<string, string>();
   for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
@@ -98,21 +100,32 @@ function checkAttributes(
         report(['customField'], 'missing "customField" (the custom field\'s uid, e.g. "plugin::color-picker.color")');
         continue;
       }
-      const stored = customFields.get(uid);
-      if (stored === undefined) {
-        const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
+      const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
+      const projectFields = context.models.projectCustomFields;
+      if (plugin && context.models.project && projectFields && !installsPlugin(projectFields, plugin)) {
+        // Strapi: "Could not find Custom Field: <uid>" at start.
         report(
           ['customField'],
-          `unknown custom field "${uid}"${plugin ? ` (plugin "${plugin}")` : ''}: contentgen does not know which type it stores; map it in ${customFieldsFile} beside the models, e.g. {"${uid}": "string"}`,
+          `custom field "${uid}": the project does not install plugin "${plugin}" (no dependency of package.json, nor src/plugins/${plugin}, provides it), and Strapi refuses to start without it ("Could not find Custom Field"); add the plugin's package to package.json`,
         );
         continue;
       }
+      const resolved = resolveCustomField(context.models, uid);
+      if (resolved.source === 'unknown') {
+        context.warn(
+          model,
+          at('customField'),
+          `${owner}: custom field "${uid}"${plugin ? ` of plugin "${plugin}"` : ''}: contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in ${context.models.project ? `src/${customFieldsFile}` : `${customFieldsFile} beside the models`}: "${uid}": "string"`,
+        );
+      }
+      const stored = resolved.type;
       type = stored; // validated as the type it stores
     }
-    for (const flag of ['required', 'unique', 'private', 'repeatable', 'multiple', 'configurable', 'writable', 'visible']) {
+    // configurable and visible are the admin panel's own (Strapi ignores them when serving).
+    for (const flag of ['required', 'unique', 'private', 'repeatable', 'multiple', 'writable']) {
       if (attribute[flag] !== undefined && typeof attribute[flag] !== 'boolean') report([flag], `${flag} must be true or false`);
     }
-    if (isScalarType(type)) checkScalarOptions(attribute, type, report);
+    if (isScalarType(type)) checkScalarOptions(attribute, type, report, kind, (rest, message) => context.warn(model, at(...rest), `${owner}: ${message}`));
     else if (type === 'blocks') {
       if (attribute.default !== undefined && attribute.default !== null && !Array.isArray(attribute.default)) report(['default'], `default ${JSON.stringify(attribute.default)} does not fit type "blocks" (a list of blocks)`);
     } else if (type === 'relation') checkRelation(attribute, kind, report);
@@ -137,32 +150,27 @@ function checkAttributes(
 
 type Report = (rest: string[], message: string) => void;
 
-function checkScalarOptions(attribute: Record<string, unknown>, type: string, report: Report): void {
+function checkScalarOptions(attribute: Record<string, unknown>, type: string, report: Report, kind: 'content type' | 'component', warn: Report): void {
+  // Strapi applies these only when they have the right shape and ignores them otherwise: so does contentgen, with a warning.
   for (const key of ['minLength', 'maxLength'] as const) {
     const value = attribute[key];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) report([key], `${key} must be a non-negative integer`);
+    if (value !== undefined && !isLength(value)) warn([key], `${key} ${JSON.stringify(value)} is not a non-negative integer: ignored, as Strapi ignores it`);
   }
-  if (typeof attribute.minLength === 'number' && typeof attribute.maxLength === 'number' && attribute.minLength > attribute.maxLength) {
-    report(['minLength'], 'minLength is greater than maxLength');
+  if (isLength(attribute.minLength) && isLength(attribute.maxLength) && attribute.minLength > attribute.maxLength) {
+    warn(['minLength'], 'minLength is greater than maxLength: no value but an empty one can be written (as in Strapi)');
   }
   for (const key of ['min', 'max'] as const) {
     const value = attribute[key];
-    if (value === undefined) continue;
-    const ok = type === 'biginteger' ? typeof value === 'string' ? /^-?\d+$/.test(value) : Number.isInteger(value) : typeof value === 'number' && Number.isFinite(value);
-    if (!ok) report([key], type === 'biginteger' ? `${key} must be an integer or a string of digits` : `${key} must be a number`);
+    if (value !== undefined && !isBound(value, type)) {
+      warn([key], `${key} ${JSON.stringify(value)} is not ${type === 'biginteger' ? 'an integer or a string of digits' : 'a number'}: ignored, as Strapi ignores it`);
+    }
   }
   if (typeof attribute.min === 'number' && typeof attribute.max === 'number' && attribute.min > attribute.max) {
-    report(['min'], 'min is greater than max');
+    warn(['min'], 'min is greater than max: no value can be written (as in Strapi)');
   }
   if (attribute.regex !== undefined) {
-    if (typeof attribute.regex !== 'string') report(['regex'], 'regex must be a string');
-    else {
-      try {
-        new RegExp(attribute.regex);
-      } catch (err) {
-        report(['regex'], `regex does not compile: ${(err as Error).message}`);
-      }
-    }
+    const problem = regexProblem(attribute.regex);
+    if (problem) warn(['regex'], `regex is ignored: ${problem} (Strapi starts, then fails every write of the attribute)`);
   }
   if (type === 'enumeration') {
     const values = attribute.enum;
@@ -176,12 +184,28 @@ function checkScalarOptions(attribute: Record<string, unknown>, type: string, re
         if (seen.has(value)) report(['enum'], `enumeration value "${value}" is listed twice`);
         seen.add(value);
       }
+      // Strapi's own start-time check of a content type (plugins or not): every value regressed
+      // to a GraphQL name (toRegressedEnumValue), none twice. A component's are GraphQL-only
+      // (ir/graphql-exclusions.ts).
+      if (kind === 'content type') {
+        const regressed = new Map<string, string>();
+        for (const value of new Set(values as string[])) {
+          const name = regressedEnumValue(value);
+          if (!graphqlNamePattern.test(name)) {
+            const problem = name === '' ? 'has no letter or digit Strapi can spell' : `becomes "${name}", which starts with a digit`;
+            report(['enum'], `enumeration value "${value}" ${problem}; Strapi refuses to start on it ("Invalid enumeration value"): ${name === '' ? 'give it a letter' : 'begin it with a letter'}`);
+            continue;
+          }
+          const first = regressed.get(name);
+          if (first !== undefined) report(['enum'], `enumeration values "${first}" and "${value}" are both "${name}" once normalized; Strapi refuses to start on it ("collide when normalized"): make them differ in letters or digits`);
+          else regressed.set(name, value);
+        }
+      }
       if (attribute.default !== undefined && attribute.default !== null && !values.includes(attribute.default)) {
         report(['default'], `default "${String(attribute.default)}" is not one of the enum values`);
       }
     }
   }
-  if (attribute.targetField !== undefined && type !== 'uid') report(['targetField'], 'targetField applies to uid attributes only');
   if (attribute.default !== undefined && attribute.default !== null) checkDefault(attribute.default, type, report);
 }
 
