@@ -272,6 +272,9 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
     switch (type) {
       case 'relation': {
         const relation = a.relation as RelationKind;
+        // The admin panel's users: Strapi's Content API never serves them (their relations are
+        // dropped from answers, populate and writes for every API caller); nothing stores them here.
+        if (a.target === adminUserUid) return { ...base, private: true, kind: 'relation', relation, target: a.target, toMany: relation === 'oneToMany' || relation === 'manyToMany', unstored: true };
         const storage = ownerUid === undefined ? undefined : relationLink(ownerUid, name, context);
         return {
           ...base,
@@ -296,6 +299,9 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
 }
 
 const mediaTarget = 'plugin::upload.file';
+
+/** The admin panel's user type, which relations may target (references.ts warns). */
+export const adminUserUid = 'admin::user';
 
 /**
  * The link table a content type's relation reads (relations.ts decides which): its own, or

@@ -13,7 +13,9 @@
  *  - `package.subscribers` mappedBy an attribute the target lacks: no storage, always empty;
  *  - custom fields of known plugins and of customFields.json, stored as their types;
  *  - `blocks`, validated as Strapi does, JSON in GraphQL;
- *  - `populateCreatorFields`: `createdBy` / `updatedBy` populate as `{ data: null }`.
+ *  - `populateCreatorFields`: `createdBy` / `updatedBy` populate as `{ data: null }`;
+ *  - a relation to `admin::user` (`article.reviewer`): Strapi's Content API drops it from
+ *    answers, populate and writes for every API caller, and refuses it in filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -23,6 +25,7 @@ let built: BuiltServer;
 let server: RunningServer;
 let api: ReturnType<typeof client>;
 let anonymous: ReturnType<typeof client>;
+let tokenHeaders: Record<string, string>;
 
 async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
   const r = await res;
@@ -41,7 +44,8 @@ async function gql(query: string, headers: Record<string, string> = {}): Promise
 beforeAll(async () => {
   built = await buildFixture('real-shapes');
   server = await startServer(built.dir);
-  api = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
+  tokenHeaders = bearer(await createApiToken(built.dir, { type: 'full-access' }));
+  api = client(server.url, tokenHeaders);
   anonymous = client(server.url);
 });
 
@@ -189,5 +193,24 @@ describe('populateCreatorFields', () => {
     // Without the option, creator fields stay private: nothing to populate.
     const category = await create('categories', { name: 'Plain' });
     expect((await ok(anonymous.get(`/api/categories/${category}?populate=createdBy&fields[0]=name`))).data.attributes).toEqual({ name: 'Plain' });
+  });
+});
+
+describe('a relation to admin::user', () => {
+  it('is never answered, populated or written, and filtering on it is refused as Strapi does', async () => {
+    const created = await ok(api.post('/api/articles', { data: { title: 'Reviewed', reviewer: 1 } }));
+    expect(created.data.attributes).not.toHaveProperty('reviewer');
+    const id = created.data.id as number;
+    for (const query of ['populate=*', 'populate[reviewer]=true', 'populate[0]=reviewer']) {
+      const read = await ok(api.get(`/api/articles/${id}?${query}`));
+      expect(read.data.attributes).not.toHaveProperty('reviewer');
+      expect(read.data.attributes.title).toBe('Reviewed');
+    }
+    const filtered = await api.get('/api/articles?filters[reviewer][id][$eq]=1');
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.error).toMatchObject({ status: 400, name: 'ValidationError' });
+    const answer = await gql(`{ article(id: ${id}) { data { attributes { title } } } __type(name: "Article") { fields { name } } }`, tokenHeaders);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.__type.fields.map((f: { name: string }) => f.name)).not.toContain('reviewer');
   });
 });

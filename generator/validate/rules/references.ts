@@ -1,4 +1,5 @@
 import { resolveRelations } from '../../ir/relations.js';
+import { adminUserUid } from '../../ir/build-ir.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationRule } from '../context.js';
 
@@ -20,6 +21,10 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
       if (!isPlainObject(attribute)) continue;
       const owner = where(model, kind, name);
       if (attribute.type === 'relation' && typeof attribute.target === 'string') {
+        if (attribute.target === adminUserUid) {
+          warn(model, pointer('attributes', name, 'target'), `${owner}: a relation to "admin::user" (the admin panel's users) is never served by Strapi's Content API, so it is left out of answers, populate and writes; contentgen keeps no admin users, so nothing stores it`);
+          continue;
+        }
         const target = contentTypes.get(attribute.target);
         if (!target) {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
