@@ -5,6 +5,7 @@
 import type { Provider } from './scalars.js';
 import type { I18nSettings } from './i18n.js';
 import type { ProjectPlugins } from './project-plugins.js';
+import type { DatabaseNameReport } from './identifiers.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
 export type { ScalarType, RelationKind, Provider };
@@ -202,4 +203,6 @@ export interface Schema {
   readonly i18n: I18nSettings;
   /** The Strapi plugins the project installs that shape the server (project-plugins.ts). */
   readonly plugins: ProjectPlugins;
+  /** Table and column names the database cuts into one (errors) or that were shortened (warnings): identifiers.ts. */
+  readonly databaseNames?: DatabaseNameReport;
 }
