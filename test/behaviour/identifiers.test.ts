@@ -104,6 +104,26 @@ describe('Strapi names on the database', () => {
     expect(updated.data.attributes[longLink].data.map((w: any) => w.attributes.name)).toEqual(['Ann']);
   });
 
+  it('answers GraphQL through the same names', async () => {
+    const query = `{
+      writers(filters: { h1Title: { eq: "Delta" } }) { data { attributes { h1Title SEO2Title top2Writers { data { attributes { name } } } badges { data { attributes { level2Rank } } } } } }
+      campaigns(sort: "id") { data { attributes { ${longColumn} ${longLink} { data { attributes { name } } } } } }
+    }`;
+    const body = await ok(api.post('/graphql', { query }));
+    expect(body.errors).toBeUndefined();
+    expect(body.data.writers.data).toEqual([
+      {
+        attributes: {
+          h1Title: 'Delta',
+          SEO2Title: null,
+          top2Writers: { data: [{ attributes: { name: 'Cid' } }, { attributes: { name: 'Ann' } }] },
+          badges: { data: [{ attributes: { level2Rank: 2 } }, { attributes: { level2Rank: 1 } }] },
+        },
+      },
+    ]);
+    expect(body.data.campaigns.data[0].attributes[longColumn]).toEqual(expect.any(String));
+  });
+
   it("keeps rows under Strapi's table and column names (raw SQL)", async () => {
     const db = built.database;
     const writers = await db.query<{ name: string; h: string; s: string | null }>('SELECT name, h_1_title AS h, seo_2_title AS s FROM writers ORDER BY id');
