@@ -61,6 +61,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (errors.length > 0) return { ok: false, errors, input };
 
   const ir = buildIr(models, options.provider);
+  // Names the database would cut into one (PostgreSQL's 63 bytes): refused like a model error.
+  if (ir.databaseNames?.errors.length) return { ok: false, errors: ir.databaseNames.errors, input };
   // src/extensions/graphql.ts is the GraphQL plugin's: read only when the project installs it.
   const graphql = ir.plugins.graphql ? await loadGraphqlInputs(options.outDir) : defaultGraphqlInputs;
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
@@ -68,6 +70,7 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const warnings = [
     ...modelWarnings.map(formatModelError),
     ...(seed ? await projectConfigWarnings(options.outDir, seed) : []),
+    ...(ir.databaseNames?.warnings ?? []),
     ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),
   ];
 

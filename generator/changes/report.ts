@@ -195,7 +195,7 @@ function databaseFindings(previous: ModelSummary | undefined, next: ModelSummary
     }
   }
   const lines = [`Migration ${name}.`, ''];
-  if (migration.renamed?.length) lines.push('Renames (--rename), keeping the data:', '', ...migration.renamed.map((r) => `- ${r}`), '');
+  if (migration.renamed?.length) lines.push('Renames (--rename, and names now spelt as Strapi spells them), keeping the data:', '', ...migration.renamed.map((r) => `- ${r}`), '');
   let headline: string;
   if (migration.dataLoss.length > 0) {
     headline = `${name}: data-losing (accepted with --accept-data-loss)`;

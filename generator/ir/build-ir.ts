@@ -21,6 +21,7 @@ import {
   reservedPrismaModelNames,
   snakeCase,
 } from './names.js';
+import { DatabaseNames, type NameSource } from './identifiers.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
 import { internalModels, internalTables } from './plugins.js';
 import { resolveRelations, type RelationResolution } from './relations.js';
@@ -43,13 +44,16 @@ type Json = Record<string, any>;
 export function buildIr(loaded: LoadedModels, provider: Provider): import('./types.js').Schema {
   // The i18n plugin's attributes are the models' own from here on (relations, links, names).
   const models = withI18nAttributes(loaded);
-  const { names, prisma } = contentTypeNameTable(models.contentTypes);
+  const database = new DatabaseNames(provider, internalTables);
+  const { names, prisma, naturalTables } = contentTypeNameTable(models.contentTypes, database);
   const context: BuildContext = {
     names,
+    naturalTables,
     relations: resolveRelations(models.contentTypes),
     customFields: customFieldResolver(models),
     exclusions: graphqlExclusions(loaded),
     links: new Map(),
+    database,
   };
   // Link models come after every content type's model, in the same namespace.
   allocateLinks(models.contentTypes, context, prisma);
@@ -57,19 +61,33 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
   const contentTypes = models.contentTypes.map((ct) => buildContentType(ct, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const components = models.components.map((c) => buildComponent(c, componentNames.get(c.uid)!, context)).sort((a, b) => compareStrings(a.uid, b.uid));
   const customActions = Object.fromEntries([...(models.customActions ?? new Map())].filter(([uid]) => context.names.has(uid)).sort(([a], [b]) => compareStrings(a, b)));
-  return { contentTypes, components, permissions: buildPermissions(models.permissions?.json), provider, customActions, i18n: i18nSettings(models.locales), plugins: loaded.plugins, ...(loaded.project?.config ? { projectConfig: loaded.project.config } : {}) };
+  return {
+    contentTypes,
+    components,
+    permissions: buildPermissions(models.permissions?.json),
+    provider,
+    customActions,
+    i18n: i18nSettings(models.locales),
+    plugins: loaded.plugins,
+    databaseNames: database.report(),
+    ...(loaded.project?.config ? { projectConfig: loaded.project.config } : {}),
+  };
 }
 
 type NameTable = ReadonlyMap<string, ContentTypeNames>;
 
 interface BuildContext {
   readonly names: NameTable;
+  /** Each content type's table as Strapi names it (its collectionName), before the database cuts it: link table names start with it. */
+  readonly naturalTables: ReadonlyMap<string, string>;
   readonly relations: RelationResolution;
   readonly customFields: ReadonlyMap<string, CustomFieldType>;
   /** What the GraphQL schema leaves out (graphql-exclusions.ts). */
   readonly exclusions: GraphqlExclusions;
   /** The link table each owning relation or media field of a content type has, by `uid\0attribute`. */
   readonly links: Map<string, LinkStorage>;
+  /** Tables and columns as the database keeps them (identifiers.ts). */
+  readonly database: DatabaseNames;
 }
 
 const linkKey = (uid: string, attribute: string) => `${uid}\u0000${attribute}`;
@@ -91,11 +109,12 @@ const reservedTsNames = [
  * derives are claimed in uid order in their namespaces: TS identifiers (`camel` with its
  * `<camel>Routes` and `<camel>Api`), Prisma models (after contentgen's own models).
  */
-function contentTypeNameTable(raws: readonly RawContentType[]): { names: NameTable; prisma: Namespace } {
+function contentTypeNameTable(raws: readonly RawContentType[], database: DatabaseNames): { names: NameTable; prisma: Namespace; naturalTables: Map<string, string> } {
   const sorted = [...raws].sort((a, b) => compareStrings(a.uid, b.uid));
   const ts = tsNamespace(raws);
   const prisma = prismaNamespace();
   const table = new Map<string, ContentTypeNames>();
+  const naturalTables = new Map<string, string>();
   for (const raw of sorted) {
     const json = raw.json as Json;
     const info = json.info as Json;
@@ -106,6 +125,8 @@ function contentTypeNameTable(raws: readonly RawContentType[]): { names: NameTab
     const pascal = (raw.plugin ? pascalCase(raw.plugin) : '') + pascalCase(singular);
     const camel = ts.claim(lowerFirst(pascal), (stem) => [stem, `${stem}Routes`, `${stem}Api`]);
     const model = prisma.claim(pascal);
+    const natural = typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_');
+    naturalTables.set(raw.uid, natural);
     table.set(raw.uid, {
       singular,
       plural,
@@ -114,11 +135,11 @@ function contentTypeNameTable(raws: readonly RawContentType[]): { names: NameTab
       camel,
       model,
       delegate: lowerFirst(model),
-      table: typeof json.collectionName === 'string' ? json.collectionName : plural.replace(/-/g, '_'),
+      table: database.table(natural, { file: raw.file, pointer: '/collectionName', label: `content type "${raw.uid}"` }),
       route: kind === 'singleType' ? singular : plural,
     });
   }
-  return { names: table, prisma };
+  return { names: table, prisma, naturalTables };
 }
 
 function prismaNamespace(): Namespace {
@@ -163,21 +184,33 @@ function componentNameTable(raws: readonly RawComponent[], types: NameTable): Ma
 
 /**
  * The link tables of owning relations and media fields, in uid then declared order: Strapi's
- * names (`articles_tags_links`), and Prisma models `ArticleTagsLink`; a name another table or
+ * names (`snakeCase("<collectionName>_<attribute>_links")`: `articles_tags_links`,
+ * `authors_top_2_writers_links`), and Prisma models `ArticleTagsLink`; a name another table or
  * model has already gets `_2`, `_3`…
  */
 function allocateLinks(raws: readonly RawContentType[], context: BuildContext, prisma: Namespace): void {
-  const tables = new Set<string>([...internalTables, ...[...context.names.values()].map((n) => n.table)].map((t) => t.toLowerCase()));
+  const tables = new Set<string>([...internalTables, ...context.naturalTables.values()].map((t) => t.toLowerCase()));
   for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
     for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
       const target = a.type === 'media' ? mediaTarget : a.type === 'relation' && context.relations.storage(raw.uid, name)?.kind === 'own' ? (a.target as string) : undefined;
       if (target === undefined) continue;
       const owner = context.names.get(raw.uid)!;
-      const natural = `${owner.table}_${snakeCase(name)}_links`;
-      let table = natural;
-      for (let n = 2; tables.has(table.toLowerCase()); n++) table = `${natural}_${n}`;
-      tables.add(table.toLowerCase());
-      context.links.set(linkKey(raw.uid, name), ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`)));
+      const natural = snakeCase(`${context.naturalTables.get(raw.uid)!}_${name}_links`);
+      let chosen = natural;
+      for (let n = 2; tables.has(chosen.toLowerCase()); n++) chosen = `${natural}_${n}`;
+      tables.add(chosen.toLowerCase());
+      const source: NameSource = { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` };
+      const table = context.database.table(chosen, source);
+      const toMany = a.type === 'media' ? a.multiple === true : a.relation === 'oneToMany' || a.relation === 'manyToMany';
+      const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`), toMany);
+      const column = (natural: string) => context.database.column(table, natural, source);
+      context.links.set(linkKey(raw.uid, name), {
+        ...link,
+        ownerColumn: column(link.ownerColumn),
+        targetColumn: column(link.targetColumn),
+        orderColumn: column(link.orderColumn),
+        inverseOrderColumn: column(link.inverseOrderColumn),
+      });
     }
   }
 }
@@ -190,18 +223,20 @@ function buildContentType(raw: RawContentType, context: BuildContext): ContentTy
   const options = (json.options ?? {}) as Json;
   const draftAndPublish = options.draftAndPublish === true;
   const privateNames = new Set<string>(Array.isArray(options.privateAttributes) ? options.privateAttributes : []);
-  const all = buildAttributes(json.attributes as Json, privateNames, context, raw.uid, raw.uid);
+  const column = (name: string) =>
+    context.database.column(own.table, snakeCase(name), { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` });
+  const all = buildAttributes(json.attributes as Json, privateNames, context, raw.uid, raw.uid, column);
   const localized = isLocalizedType(json);
   // The i18n plugin's attributes come last, after the timestamps, as Strapi adds them.
   const declared = localized ? all.filter((a) => !i18nAttributeNames.includes(a.name)) : all;
   const i18n = localized ? all.filter((a) => i18nAttributeNames.includes(a.name)) : [];
   const timestamps = [
-    builtIn('createdAt', 'datetime', declared.length + 1),
-    builtIn('updatedAt', 'datetime', declared.length + 2),
-    ...(draftAndPublish ? [builtIn('publishedAt', 'datetime', declared.length + 3, { writable: true })] : []),
+    builtIn('createdAt', 'datetime', declared.length + 1, column),
+    builtIn('updatedAt', 'datetime', declared.length + 2, column),
+    ...(draftAndPublish ? [builtIn('publishedAt', 'datetime', declared.length + 3, column, { writable: true })] : []),
   ];
   const attributes: Attribute[] = [
-    builtIn('id', 'integer', 0, { required: true, unique: true }),
+    builtIn('id', 'integer', 0, column, { required: true, unique: true }),
     ...declared.map((a) => ({ ...a, index: a.index + 1 })),
     ...timestamps,
     ...i18n.map((a, i) => ({ ...a, index: declared.length + timestamps.length + 1 + i })),
@@ -226,20 +261,31 @@ function buildComponent(raw: RawComponent, names: ComponentNames, context: Build
   const json = raw.json as Json;
   const info = (json.info ?? {}) as Json;
   // Inside a component, relations and media are ids in the component's JSON: no link tables.
-  const declared = buildAttributes(json.attributes as Json, new Set(), context, undefined, raw.uid);
+  const declared = buildAttributes(json.attributes as Json, new Set(), context, undefined, raw.uid, snakeCase);
   return {
     uid: raw.uid,
     category: raw.category,
     file: raw.file,
     displayName: typeof info.displayName === 'string' ? info.displayName : pascalCase(raw.uid.split('.')[1]!),
     names,
-    attributes: [builtIn('id', 'integer', 0, { required: true, unique: true }), ...declared.map((a) => ({ ...a, index: a.index + 1 }))],
+    attributes: [builtIn('id', 'integer', 0, snakeCase, { required: true, unique: true }), ...declared.map((a) => ({ ...a, index: a.index + 1 }))],
     ...(context.exclusions.types.has(raw.uid) ? { graphql: false as const } : {}),
   };
 }
 
-/** `ownerUid`: the content type declaring the attributes; absent for components. */
-function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, context: BuildContext, ownerUid: string | undefined, uid: string): Attribute[] {
+/**
+ * `ownerUid`: the content type declaring the attributes; absent for components. `uid`: the
+ * content type or component declaring them. `column`: an attribute's column (a component's
+ * attributes have none: their values are JSON keys).
+ */
+function buildAttributes(
+  attributes: Json,
+  privateNames: ReadonlySet<string>,
+  context: BuildContext,
+  ownerUid: string | undefined,
+  uid: string,
+  column: (name: string) => string,
+): Attribute[] {
   return Object.entries(attributes).map(([name, a], index): Attribute => {
     const excluded = context.exclusions.attributes.has(exclusionKey(uid, name));
     const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true, ...(excluded ? { graphql: false as const } : {}) };
@@ -251,7 +297,7 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
         kind: 'scalar',
         // blocks are JSON to the database and the APIs; the runtime validates them as blocks.
         type: type === 'blocks' ? 'json' : type,
-        column: snakeCase(name),
+        column: column(name),
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,
@@ -291,9 +337,9 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
         return { ...base, kind: 'media', multiple: a.multiple === true, ...pick(a, ['allowedTypes']), ...(link ? { link } : {}) };
       }
       case 'component':
-        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, column: snakeCase(name), ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, column: column(name), ...pick(a, ['min', 'max']) };
       default:
-        return { ...base, kind: 'dynamiczone', components: [...a.components], column: snakeCase(name), ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'dynamiczone', components: [...a.components], column: column(name), ...pick(a, ['min', 'max']) };
     }
   });
 }
@@ -323,26 +369,35 @@ function relationLink(ownerUid: string, attribute: string, context: BuildContext
   };
 }
 
-/** Strapi v4's naming: `articles_tags_links (article_id, tag_id, tag_order, article_order)`. */
-function ownedLink(owner: ContentTypeNames, target: ContentTypeNames, table: string, model: string): LinkStorage {
-  const ownerColumn = `${snakeCase(owner.singular)}_id`;
-  let targetColumn = `${snakeCase(target.singular)}_id`;
-  if (targetColumn === ownerColumn) targetColumn = `inv_${targetColumn}`; // self-relation
-  return {
-    table,
-    model,
-    ownerColumn,
-    targetColumn,
-    orderColumn: targetColumn.replace(/_id$/, '_order'),
-    inverseOrderColumn: ownerColumn.replace(/_id$/, '_order'),
-    owning: true,
-  };
+/**
+ * Strapi v4's naming (`createJoinTable` in @strapi/database): `articles_tags_links (article_id,
+ * tag_id, tag_order, article_order)`, every name `snakeCase`d whole. A self-relation's target
+ * column is `inv_<singular>_id`. contentgen keeps both order columns on every link table where
+ * Strapi keeps only those its relation kind needs, so for a self-relation the two are
+ * `<singular>_order` and `inv_<singular>_order`: to-many, Strapi's order column (the owner's
+ * list) is `<singular>_order` and the other side's `inv_…` (manyToMany, `categories_related_links`);
+ * to-one, Strapi has only the inverse order column, `<singular>_order` (the target's list of
+ * owners, `categories_parent_links.category_order`), and the owner's is `inv_…`. Names as Strapi
+ * spells them; the database may cut them (identifiers.ts).
+ */
+function ownedLink(owner: ContentTypeNames, target: ContentTypeNames, table: string, model: string, toMany: boolean): LinkStorage {
+  const ownerColumn = snakeCase(`${owner.singular}_id`);
+  let targetColumn = snakeCase(`${target.singular}_id`);
+  let orderColumn = snakeCase(`${target.singular}_order`);
+  let inverseOrderColumn = snakeCase(`${owner.singular}_order`);
+  if (targetColumn === ownerColumn) {
+    targetColumn = `inv_${targetColumn}`;
+    if (toMany) inverseOrderColumn = `inv_${inverseOrderColumn}`;
+    else orderColumn = `inv_${orderColumn}`;
+  }
+  return { table, model, ownerColumn, targetColumn, orderColumn, inverseOrderColumn, owning: true };
 }
 
 function builtIn(
   name: string,
   type: ScalarType,
   index: number,
+  column: (name: string) => string,
   overrides: Partial<Pick<ScalarAttribute, 'required' | 'unique' | 'writable'>> = {},
 ): ScalarAttribute {
   return {
@@ -350,7 +405,7 @@ function builtIn(
     name,
     index,
     type,
-    column: snakeCase(name),
+    column: column(name),
     private: false,
     required: false,
     unique: false,

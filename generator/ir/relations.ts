@@ -20,6 +20,7 @@
  * Ambiguous shapes build with a warning saying which table is used.
  */
 import type { RawContentType } from '../load/load-models.js';
+import { snakeCase } from './names.js';
 
 export interface AttributeRef {
   readonly uid: string;
@@ -74,7 +75,7 @@ const show = (ref: AttributeRef) => `"${ref.uid}".${ref.attribute}`;
 
 /** Link table name of an owning side, as Strapi names it (for messages). */
 export function linkTableName(ownerTable: string, attribute: string): string {
-  return `${ownerTable}_${attribute.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').replace(/[-\s.]+/g, '_').toLowerCase()}_links`;
+  return snakeCase(`${ownerTable}_${attribute}_links`);
 }
 
 export function resolveRelations(contentTypes: readonly RawContentType[]): RelationResolution {

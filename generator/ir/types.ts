@@ -6,6 +6,7 @@ import type { Provider } from './scalars.js';
 import type { I18nSettings } from './i18n.js';
 import type { ProjectPlugins } from './project-plugins.js';
 import type { ProjectConfig } from '../load/project-config.js';
+import type { DatabaseNameReport } from './identifiers.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
 export type { ScalarType, RelationKind, Provider };
@@ -215,4 +216,6 @@ export interface Schema {
    * gave. Absent for a models folder.
    */
   readonly projectConfig?: ProjectConfig;
+  /** Table and column names the database cuts into one (errors) or that were shortened (warnings): identifiers.ts. */
+  readonly databaseNames?: DatabaseNameReport;
 }

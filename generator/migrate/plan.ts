@@ -22,7 +22,7 @@ export interface MigrationPlan {
   readonly added?: { readonly name: string; readonly path: string; readonly sql: string };
   /** Data-loss changes that were accepted with --accept-data-loss. */
   readonly dataLoss: readonly string[];
-  /** Tables, columns and stored names renamed in place (--rename), data kept. */
+  /** Tables, columns and stored names renamed in place (--rename, or names now spelt as Strapi does), data kept. */
   readonly renamed?: readonly string[];
   readonly errors: readonly string[];
 }
@@ -60,13 +60,14 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
     return { dataLoss: [], errors: [`${path.join(outDir, prismaSchemaPath)} is missing, so the change since the last migration cannot be computed`] };
   }
   // Renames: diff from the schema as the renames leave the database.
-  const renames = rename?.renames.length && rename.previous ? planRenames(rename.renames, rename.ir, rename.previous, previous, provider) : undefined;
+  // Also when nothing is renamed: names contentgen now spells otherwise (Strapi's) are renamed, not dropped.
+  const renames = rename?.previous?.storage ? planRenames(rename.renames, rename.ir, rename.previous, previous, provider) : undefined;
   if (renames?.errors.length) return { dataLoss: [], errors: renames.errors };
   // Components live as JSON in their owners' columns: dropping one changes no table.
   const componentLosses = rename?.previous ? droppedComponents(rename.previous, rename.ir, rename.renames) : [];
   if (previous === next && !renames?.sql && componentLosses.length === 0) return { dataLoss: [], errors: [] };
   const from = renames?.previousSchema ?? previous;
-  const sql = `${renames?.sql ?? ''}${previous === next && !renames ? '' : await diffSchemas({ provider, from, to: next })}${rename ? localeBackfill(rename.ir, from, provider) : ''}`;
+  const sql = `${renames?.sql ?? ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: next })}${rename ? localeBackfill(rename.ir, from, provider) : ''}`;
   if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };
 
   const losses = [...findDataLoss(from, next).map(describe), ...componentLosses];

@@ -256,11 +256,19 @@ export function planRenames(renames: readonly Rename[], ir: Schema, previous: Mo
   }
   for (const [table, columns] of storage.columns) {
     const current = storage.tables.get(table) ?? table;
-    for (const [from, to] of columns) statements.push(`ALTER TABLE ${q(current)} RENAME COLUMN ${q(from)} TO ${q(to)};`);
+    const rename = (from: string, to: string) => statements.push(`ALTER TABLE ${q(current)} RENAME COLUMN ${q(from)} TO ${q(to)};`);
+    // Names that trade places (a self-referencing link's two order columns) go through temporary ones.
+    const trades = [...columns.values()].some((to) => columns.has(to));
+    if (!trades) for (const [from, to] of columns) rename(from, to);
+    else {
+      const pairs = [...columns].map(([from, to], i) => ({ from, to, temporary: `contentgen_rename_${i + 1}` }));
+      for (const { from, temporary } of pairs) rename(from, temporary);
+      for (const { to, temporary } of pairs) rename(temporary, to);
+    }
   }
   const data = dataRewrites(map, ir, provider);
   statements.push(...data.statements);
-  const sql = statements.length ? `-- Renames (--rename): tables, columns and stored names follow the models, keeping every row\n${statements.join('\n')}\n\n` : '';
+  const sql = statements.length ? `-- Renames: tables, columns and stored names follow the models (--rename) and Strapi's naming, keeping every row\n${statements.join('\n')}\n\n` : '';
   return {
     previousSchema: rewriteSchema(previousSchema, parsed, storage, provider),
     sql,
@@ -269,7 +277,12 @@ export function planRenames(renames: readonly Rename[], ir: Schema, previous: Mo
   };
 }
 
-/** The tables and columns whose names follow a renamed type, attribute or relation target. */
+/**
+ * The tables and columns whose names follow a renamed type, attribute or relation target, and
+ * those the previous build named otherwise than this one for the same attribute (contentgen
+ * now names them as Strapi does: `h_1_title` where it had `h1_title`, a self-referencing link's
+ * order columns).
+ */
 function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary): StorageRenames {
   const result: StorageRenames = { tables: new Map(), columns: new Map(), described: [] };
   const renameColumn = (table: string, from: string, to: string, why: string) => {
@@ -288,16 +301,18 @@ function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary): Sto
     const ct = ir.contentTypes.find((c) => c.uid === owner);
     if (!ct) continue;
     const typeRenamed = owner !== uid;
-    if (typeRenamed) renameTable(stored.table, ct.names.table, `${uid} → ${owner}`);
+    renameTable(stored.table, ct.names.table, typeRenamed ? `${uid} → ${owner}` : `${owner}: the name the database keeps`);
     for (const [name, column] of Object.entries(stored.columns)) {
       const now = attributeOf(ct, map.attribute(owner, name));
-      if (now && now.name !== name && 'column' in now) renameColumn(stored.table, column, now.column, `${owner} ${name} → ${now.name}`);
+      if (now && 'column' in now) renameColumn(stored.table, column, now.column, now.name !== name ? `${owner} ${name} → ${now.name}` : `${owner}.${name}, named as Strapi names it`);
     }
     for (const [name, link] of Object.entries(stored.links)) {
       const now = attributeOf(ct, map.attribute(owner, name));
-      const involved = typeRenamed || now?.name !== name || map.types.has(link.target);
-      if (!involved || !now || !('link' in now) || !now.link?.owning) continue;
-      const why = `links of ${owner}.${now.name}`;
+      if (!now || !('link' in now) || !now.link?.owning) continue;
+      // A relation to another type is another table, not this one renamed.
+      if (map.type(link.target) !== (now.kind === 'media' ? 'plugin::upload.file' : now.target)) continue;
+      const involved = typeRenamed || now.name !== name || map.types.has(link.target);
+      const why = involved ? `links of ${owner}.${now.name}` : `links of ${owner}.${now.name}, named as Strapi names them`;
       renameLink(link, now.link, why, renameTable, renameColumn);
     }
   }

@@ -3,7 +3,9 @@
  * one link model per relation or media field, component and dynamic-zone values as JSON.
  */
 import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
+import { constraintMapName } from '../../ir/identifiers.js';
 import { camelCase, Namespace } from '../../ir/names.js';
+import type { Provider } from '../../ir/scalars.js';
 import type { ContentType, LinkStorage, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
@@ -38,7 +40,7 @@ export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[]
   const links = linkTables(ir);
   const models: PrismaModel[] = [
     ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
-    ...links.map(linkModel),
+    ...links.map((l) => linkModel(l, ir.provider)),
     ...extraModels,
   ];
   const view = models.map((m) => ({
@@ -68,7 +70,7 @@ function linkTables(ir: Schema): LinkTable[] {
 function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable[]): PrismaModel {
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
-    if (a.kind === 'scalar') fields.push(scalarField(a, ir));
+    if (a.kind === 'scalar') fields.push(scalarField(a, ir, ct.names.table));
     else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
   }
   // Prisma needs the back side of every link model's relations; their names must not be an
@@ -84,9 +86,11 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   // most entries are published, and MariaDB's picks it over the primary key and sorts (3.8x
   // slower there): SQLite only.
   const indexPublishedAt = ir.provider === 'sqlite' && ct.draftAndPublish && ct.attributes.some((a) => a.kind === 'scalar' && a.name === 'publishedAt');
-  const blockAttributes = indexPublishedAt ? ['@@index([publishedAt])'] : [];
+  const column = (name: string) => (ct.attributes.find((a) => a.name === name) as ScalarAttribute).column;
+  const index = (field: string) => `@@index([${field}]${mapArgument(ct.names.table, [column(field)], 'idx', ir.provider)})`;
+  const blockAttributes = indexPublishedAt ? [index('publishedAt')] : [];
   // Every list of a localized type filters on its locale (the default one when none is asked).
-  if (ct.localized) blockAttributes.push('@@index([locale])');
+  if (ct.localized) blockAttributes.push(index('locale'));
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
 }
 
@@ -97,16 +101,28 @@ function jsonColumnAttributes(name: string, column: string, ir: Schema): string 
   return attrs.join(' ');
 }
 
-function scalarField(attribute: ScalarAttribute, ir: Schema): FieldRow {
+/**
+ * `, map: "…"` for an index or constraint whose Prisma default name the database would cut
+ * (identifiers.ts), else nothing; `alone` spells it as the only argument.
+ */
+function mapArgument(table: string, columns: readonly string[], suffix: 'key' | 'idx' | 'fkey' | 'pkey', provider: Provider, alone = false): string {
+  // MySQL names its primary key PRIMARY.
+  if (suffix === 'pkey' && provider !== 'postgresql') return '';
+  const name = constraintMapName(table, columns, suffix, provider);
+  if (name === undefined) return '';
+  return alone ? `(map: "${name}")` : `, map: "${name}"`;
+}
+
+function scalarField(attribute: ScalarAttribute, ir: Schema, table: string): FieldRow {
   const mapping = scalarTypes[attribute.type];
   const attrs: string[] = [];
   let type = mapping.prisma;
   if (attribute.name === 'id') {
-    attrs.push('@id @default(autoincrement())');
+    attrs.push(`@id${mapArgument(table, [], 'pkey', ir.provider, true)} @default(autoincrement())`);
   } else {
     // Only the timestamps Strapi always sets are NOT NULL; see the schema's header comment.
     if (!(attribute.builtIn && attribute.name !== 'publishedAt')) type += '?';
-    if (attribute.unique) attrs.push('@unique');
+    if (attribute.unique) attrs.push(`@unique${mapArgument(table, [attribute.column], 'key', ir.provider, true)}`);
   }
   if (attribute.column !== attribute.name) attrs.push(`@map("${attribute.column}")`);
   const native = mapping.nativeType?.[ir.provider];
@@ -118,8 +134,11 @@ function scalarField(attribute: ScalarAttribute, ir: Schema): FieldRow {
  * `articles_tags_links (id, article_id, tag_id, tag_order, article_order)`. Deleting either
  * entry deletes the link (never the other entry). Unique constraints encode the relation kind.
  */
-function linkModel(l: LinkTable): PrismaModel {
+function linkModel(l: LinkTable, provider: Provider): PrismaModel {
   const { link } = l;
+  const columnOf = (field: string) =>
+    field === ownerId ? link.ownerColumn : field === targetId ? link.targetColumn : field === orderField ? link.orderColumn : link.inverseOrderColumn;
+  const map = (fields: readonly string[], suffix: 'key' | 'idx' | 'fkey') => mapArgument(link.table, fields.map(columnOf), suffix, provider);
   // Field names from the columns; distinct even when one column's name ends like another's.
   const names = new Namespace(['id']);
   const ownerId = names.claim(camelCase(link.ownerColumn));
@@ -129,7 +148,7 @@ function linkModel(l: LinkTable): PrismaModel {
   const ownerField = names.claim(camelCase(link.ownerColumn).replace(/Id$/, ''));
   const targetField = names.claim(camelCase(link.targetColumn).replace(/Id$/, ''));
   const blockAttributes: string[] = [];
-  const unique = (...fields: string[]) => blockAttributes.push(`@@unique([${fields.join(', ')}])`);
+  const unique = (...fields: string[]) => blockAttributes.push(`@@unique([${fields.join(', ')}]${map(fields, 'key')})`);
   // An entry's localizations link it to each of its other localizations, which link back (i18n).
   const localizations = l.owner.localized === true && l.attribute === 'localizations' && l.target.uid === l.owner.uid;
   switch (localizations ? 'manyToMany' : l.relation) {
@@ -143,26 +162,26 @@ function linkModel(l: LinkTable): PrismaModel {
     case 'oneToMany':
       unique(targetId);
       // Populate and deep filters look links up by owner: no unique constraint starts with it here.
-      blockAttributes.push(`@@index([${ownerId}])`);
+      blockAttributes.push(`@@index([${ownerId}]${map([ownerId], 'idx')})`);
       break;
     case 'manyToMany':
       unique(ownerId, targetId);
       break;
   }
-  blockAttributes.push(`@@index([${targetId}])`);
+  blockAttributes.push(`@@index([${targetId}]${map([targetId], 'idx')})`);
   const what = l.owner.attributes.find((a) => a.name === l.attribute)!.kind === 'media' ? 'media field' : `${l.relation} relation`;
   return {
     comment: `Links of ${l.owner.names.model}.${l.attribute} (${what} to ${l.target.uid})`,
     name: link.model,
     table: link.table,
     fields: [
-      ['id', 'Int', '@id @default(autoincrement())'],
+      ['id', 'Int', `@id${mapArgument(link.table, [], 'pkey', provider, true)} @default(autoincrement())`],
       [ownerId, 'Int', `@map("${link.ownerColumn}")`],
       [targetId, 'Int', `@map("${link.targetColumn}")`],
       [orderField, 'Float?', `@map("${link.orderColumn}")`],
       [inverseOrderField, 'Float?', `@map("${link.inverseOrderColumn}")`],
-      [ownerField, l.owner.names.model, `@relation("${link.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade)`],
-      [targetField, l.target.names.model, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade)`],
+      [ownerField, l.owner.names.model, `@relation("${link.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade${map([ownerId], 'fkey')})`],
+      [targetField, l.target.names.model, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade${map([targetId], 'fkey')})`],
     ],
     blockAttributes,
   };

@@ -70,7 +70,12 @@ export const contentTypeShapeRule: ValidationRule = ({ models, report }) => {
   }
 };
 
-const tableNamePattern = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/**
+ * Table names are used as written (Strapi's `collectionName`), quoted in every statement: ASCII
+ * letters, digits, `_` and `-` (`components_components_utrecht-logo_buttons`). No length limit:
+ * the database's is applied to the names (ir/identifiers.ts).
+ */
+const tableNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 function isTableName(value: unknown): boolean {
   return typeof value === 'string' && tableNamePattern.test(value);

@@ -16,7 +16,7 @@ import { parsePublicationState, selectList, type PublicationState } from '../que
 import { compileOrderBy, parseSort } from '../query/sort.js';
 import { SqlBuilder } from '../query/sql.js';
 import { Slot } from '../slot.js';
-import { toEntry, type Entry } from '../rest/transform.js';
+import { selected, toEntry, type Entry } from '../rest/transform.js';
 import { allOfComponent, matchingInstances, outputKeys, sortInstances, type ComponentQuery } from './component-query.js';
 import type { PopulateNode, PopulateTree } from './parse.js';
 
@@ -329,7 +329,7 @@ async function populateComponent(ctx: PopulateContext, owners: readonly Instance
   const component = ctx.registry.components.get(field.component)!;
   const query = node.component ?? allOfComponent;
   const owned = owners.map((owner) => {
-    const value = parseJson(owner.stored[field.name]);
+    const value = parseJson(selected(owner.stored, field.name));
     const list = field.repeatable
       ? Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : []
       : [asObject(value)].filter((v): v is Record<string, unknown> => v !== null);
@@ -351,7 +351,7 @@ async function populateComponent(ctx: PopulateContext, owners: readonly Instance
 
 async function populateZone(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
   const lists = items.map((item) => {
-    const value = parseJson(item.row[node.field.name]);
+    const value = parseJson(selected(item.row, node.field.name));
     const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
     return list.filter((stored) => node.on.has(String(stored.__component)));
   });

@@ -14,8 +14,14 @@ describe('SqlBuilder', () => {
     expect(new SqlBuilder('postgresql').column('title', 't0')).toBe('"t0"."title"');
   });
 
+  it('quotes table names with a "-" (Strapi collectionNames) and names starting with a digit', () => {
+    expect(new SqlBuilder('postgresql').ident('writer-badges')).toBe('"writer-badges"');
+    expect(new SqlBuilder('mysql').ident('components_components_utrecht-logo_buttons')).toBe('`components_components_utrecht-logo_buttons`');
+    expect(new SqlBuilder('sqlite').ident('2024_posts')).toBe('"2024_posts"');
+  });
+
   it('refuses identifiers that are not plain names', () => {
-    for (const name of ['', '1a', 'a b', 'a"b', 'a`b', 'a;--', 'a.b']) {
+    for (const name of ['', '-a', 'a b', 'a"b', 'a`b', 'a;--', 'a.b', "a'b", 'a\\b']) {
       expect(() => new SqlBuilder('sqlite').ident(name)).toThrow(/unsafe SQL identifier/);
     }
   });
