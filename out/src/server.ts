@@ -9,6 +9,8 @@ import { startServer } from './runtime/server.js';
 import config from './config.js';
 import { sendMail } from './email.js';
 import registerGraphql from './extensions/graphql.js';
+import { graphqlPlugin } from './runtime/graphql/index.js';
+import { documentationPlugin } from './runtime/http/documentation.js';
 import { userCode } from './generated/user-code.js';
 
 try {
@@ -18,7 +20,8 @@ try {
     registry,
     policy,
     sendMail,
-    graphqlExtension: registerGraphql,
+    // The Strapi plugins the project installs that serve requests.
+    plugins: [documentationPlugin(), graphqlPlugin({ register: registerGraphql })],
     userCode,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),

@@ -114,7 +114,11 @@ describe('building a project', () => {
     expect(note.localized).toBeUndefined();
     expect(note.attributes.map((a) => a.name)).not.toContain('locale');
     expect(result.ir.contentTypes.map((ct) => ct.uid)).not.toContain('plugin::i18n.locale');
-    expect(result.files.get('openapi.json')!.content).not.toContain('/api/i18n/locales');
+    expect(result.files.get('openapi.json')!.content).not.toContain('/i18n/locales');
+    // config/api.js's rest.prefix, written there, is the documented one.
+    const documented = Object.keys(JSON.parse(result.files.get('openapi.json')!.content).paths);
+    expect(documented).toContain('/v1/notes');
+    expect(documented.filter((p) => p.startsWith('/api/'))).toEqual([]);
   });
 
   it('turns an installed plugin off when config/plugins.js says enabled: false', async () => {

@@ -130,7 +130,7 @@ describe('cli', () => {
   it('--help and build --help explain every option', async () => {
     const top = await runCli('--help');
     expect(top.code).toBe(0);
-    expect(top.stdout).toContain('contentgen build <models-dir>');
+    expect(top.stdout).toContain('contentgen build <project-or-models-dir>');
     const help = await runCli('build', '--help');
     for (const flag of ['--out', '--db', '--check', '--accept-data-loss', '--force', '--name']) expect(help.stdout).toContain(flag);
   });

@@ -30,6 +30,20 @@ export function emitOpenapi(ir: Schema, options: { name: string; userCode?: User
   return new FileMap().add(openapiPath, `${JSON.stringify(document, null, 2)}\n`);
 }
 
+/**
+ * The REST prefix of a Strapi project's config/api.js when it is written there (not read from
+ * the environment): the seeded src/config.ts serves it. Default `/api`.
+ */
+function restPrefix(ir: Schema): string {
+  const prefix = (ir.projectConfig?.api.rest as { prefix?: unknown } | undefined)?.prefix;
+  const fromEnv = ir.projectConfig?.sources['api:rest.prefix'] !== undefined || ir.projectConfig?.derived['api:rest.prefix'] !== undefined;
+  return typeof prefix === 'string' && /^\/[^\s?#]*$/.test(prefix) && !fromEnv ? prefix.replace(/\/+$/, '') : '/api';
+}
+
+function withPrefix(path: string, prefix: string): string {
+  return prefix !== '/api' && path.startsWith('/api/') ? `${prefix}${path.slice('/api'.length)}` : path;
+}
+
 export function openapiDocument(ir: Schema, options: { name: string; userCode?: UserCodeInputs }): Json {
   const schemas: Record<string, Json> = { ...sharedSchemas() };
   const byUid = new Map(ir.contentTypes.map((ct) => [ct.uid, ct]));
@@ -74,7 +88,7 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
     },
     servers: [{ url: 'http://localhost:1337', description: 'npm start (PORT, HOST)' }],
     security: [{ bearerAuth: [] }, {}],
-    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]])),
+    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [withPrefix(p, restPrefix(ir)), paths[p]])),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A JWT from /api/auth/local or /api/auth/local/register, or an API token (npm run token).' },

@@ -31,8 +31,8 @@ import { RedisRateLimitStore } from './auth/rate-limit.js';
 import { healthCheck, inFlightTracker } from './http/health.js';
 import { applyMigrations } from './db/migrate.js';
 import { providerFromUrl } from './db/provider.js';
-import type { GraphqlRegister } from './graphql/index.js';
 import type { Registry } from './meta.js';
+import type { ServerPlugin } from './plugin.js';
 import type { Route } from './rest/routes.js';
 import { createWebhooks } from './webhooks/index.js';
 
@@ -52,8 +52,8 @@ export interface StartOptions {
   readonly sendMail?: MailSender;
   /** `new PrismaClient({ adapter })` of this server's generated client. */
   readonly createPrisma: (adapter: unknown) => PrismaLike;
-  /** The user's GraphQL extension (src/extensions/graphql.ts). */
-  readonly graphqlExtension?: GraphqlRegister;
+  /** The plugins the project installs (GraphQL, the documentation): see plugin.ts. */
+  readonly plugins?: readonly ServerPlugin[];
   /** The user's src/index.ts, src/api/, src/policies/ and src/middlewares/ (src/generated/user-code.ts). */
   readonly userCode?: UserCode;
 }
@@ -113,14 +113,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const onEvent = options.userCode?.app?.onEvent;
   const webhooks = createWebhooks({ db, config: config.webhooks, ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}) });
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });
-  const graphql = { ...(options.graphqlExtension ? { register: options.graphqlExtension } : {}), schemaFile: path.join(options.root, 'schema.graphql') };
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
   const before = [inFlight.middleware, healthCheck({ db, isClosing: () => shuttingDown, log: (message) => console.error(message) })];
   const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
   const koa = new Koa();
   await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
-  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, graphql, before, koa: koa as never, root: options.root, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, plugins: options.plugins ?? [], before, koa: koa as never, root: options.root, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
   await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
   const app = built.koa;
 

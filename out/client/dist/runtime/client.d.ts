@@ -3,6 +3,8 @@ import type { EntryQuery, EntryResponse, Exact, Filters, FindQuery, FindResponse
 export interface ClientOptions {
     /** The server's origin, e.g. `http://localhost:1337` (routes are under `/api`). */
     url: string;
+    /** The server's REST prefix (`api.rest.prefix` of its src/config.ts); default `/api`. */
+    prefix?: string;
     /**
      * An API token or a user's JWT, sent as `Authorization: Bearer …`; a function is asked on
      * every request (e.g. to read the JWT a login stored). `setToken` replaces it.

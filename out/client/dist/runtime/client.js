@@ -17,7 +17,7 @@ export function queryString(query) {
 export function createClientCore(options) {
     let token = options.token;
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    const base = `${options.url.replace(/\/+$/, '')}/api`;
+    const base = `${options.url.replace(/\/+$/, '')}${options.prefix ?? '/api'}`;
     return {
         setToken(next) {
             token = next;

@@ -21,6 +21,8 @@ import type {
 export interface ClientOptions {
   /** The server's origin, e.g. `http://localhost:1337` (routes are under `/api`). */
   url: string;
+  /** The server's REST prefix (`api.rest.prefix` of its src/config.ts); default `/api`. */
+  prefix?: string;
   /**
    * An API token or a user's JWT, sent as `Authorization: Bearer …`; a function is asked on
    * every request (e.g. to read the JWT a login stored). `setToken` replaces it.
@@ -58,7 +60,7 @@ export function queryString(query: object | undefined): string {
 export function createClientCore(options: ClientOptions): ClientCore {
   let token = options.token;
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const base = `${options.url.replace(/\/+$/, '')}/api`;
+  const base = `${options.url.replace(/\/+$/, '')}${options.prefix ?? '/api'}`;
 
   return {
     setToken(next) {

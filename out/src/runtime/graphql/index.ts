@@ -26,6 +26,7 @@ import type { FieldMeta, Registry } from '../meta.js';
 import { findActionOf } from '../rest/routes.js';
 import type { UploadPlugin } from '../upload/index.js';
 import type { Outbox } from '../webhooks/index.js';
+import type { ServerPlugin } from '../plugin.js';
 import { GraphqlExtensionService, type ResolverConfig } from './extension.js';
 import { graphqlEndpoint } from './http.js';
 import { RelationLoader } from './loader.js';
@@ -55,6 +56,36 @@ export { buildContentApiSchema, printContentApiSchema } from './schema.js';
 
 /** The user's src/extensions/graphql.ts: receives the extension service at start. */
 export type GraphqlRegister = (extension: GraphqlExtensionService) => void;
+
+/**
+ * Strapi's GraphQL plugin (`@strapi/plugin-graphql`), registered by src/server.ts when the
+ * project installs it: the endpoint (`plugins.graphql` of the config), with the user's
+ * extension; outside production, a warning when schema.graphql (in the server's folder) is
+ * out of date.
+ */
+export function graphqlPlugin(options: { readonly register?: GraphqlRegister; readonly schemaFile?: string } = {}): ServerPlugin {
+  return {
+    name: 'graphql',
+    mount(core) {
+      const schemaFile = options.schemaFile ?? (core.root ? path.join(core.root, 'schema.graphql') : undefined);
+      const plugin = createGraphqlPlugin({
+        registry: core.registry,
+        db: core.db,
+        config: core.config.plugins.graphql,
+        auth: core.auth,
+        extensions: core.extensions,
+        tools: core.tools,
+        ...(core.upload ? { upload: core.upload } : {}),
+        ...(options.register ? { register: options.register } : {}),
+        ...(schemaFile ? { schemaFile } : {}),
+        environment: core.environment,
+        log: core.log,
+        ...(core.events ? { events: core.events } : {}),
+      });
+      return { middleware: plugin.middleware };
+    },
+  };
+}
 
 export interface GraphqlPluginOptions {
   readonly registry: Registry;

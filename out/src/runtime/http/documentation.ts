@@ -12,7 +12,24 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
+import type { ServerPlugin } from '../plugin.js';
 import { escapeHtml, htmlPage, packagesInstalled, pageSecurityPolicy, readPackageFile } from './browser-page.js';
+
+/**
+ * Strapi's documentation plugin (`@strapi/plugin-documentation`), registered by src/server.ts
+ * when the project installs it: the page and the document, outside production or with
+ * `plugins.documentation.servedInProduction`.
+ */
+export function documentationPlugin(): ServerPlugin {
+  return {
+    name: 'documentation',
+    mount({ config, root, environment }) {
+      const { path: at, servedInProduction } = config.plugins.documentation;
+      if (!root || (environment === 'production' && !servedInProduction)) return {};
+      return { middleware: documentation({ path: at, root }) };
+    },
+  };
+}
 
 export interface DocumentationOptions {
   /** `/documentation` */
