@@ -20,6 +20,7 @@ import {
 } from './names.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
 import { internalModels, internalTables } from './plugins.js';
+import { morphToOneColumns } from '../validate/rules/attributes.js';
 import { resolveRelations, type RelationResolution } from './relations.js';
 import type {
   Attribute,
@@ -28,6 +29,8 @@ import type {
   ContentType,
   ContentTypeNames,
   LinkStorage,
+  MorphKind,
+  MorphTableStorage,
   Permissions,
   Provider,
   RelationKind,
@@ -46,6 +49,7 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
     relations: resolveRelations(models.contentTypes),
     customFields: customFieldTypesOf(models.customFields?.json),
     links: new Map(),
+    morphTables: new Map(),
   };
   // Link models come after every content type's model, in the same namespace.
   allocateLinks(models.contentTypes, context, prisma);
@@ -64,6 +68,8 @@ interface BuildContext {
   readonly customFields: ReadonlyMap<string, CustomFieldType>;
   /** The link table each owning relation or media field of a content type has, by `uid\0attribute`. */
   readonly links: Map<string, LinkStorage>;
+  /** The morph table of each morphToMany of a content type, by `uid\0attribute`. */
+  readonly morphTables: Map<string, MorphTableStorage>;
 }
 
 const linkKey = (uid: string, attribute: string) => `${uid}\u0000${attribute}`;
@@ -174,6 +180,25 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       context.links.set(linkKey(raw.uid, name), ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`)));
     }
   }
+  // Morph tables after the link tables: `<table>_<attr>_morphs`, Prisma models `NoteItemsMorph`.
+  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+    for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
+      if (a.type !== 'relation' || a.relation !== 'morphToMany') continue;
+      const owner = context.names.get(raw.uid)!;
+      const natural = `${owner.table}_${snakeCase(name)}_morphs`;
+      let table = natural;
+      for (let n = 2; tables.has(table.toLowerCase()); n++) table = `${natural}_${n}`;
+      tables.add(table.toLowerCase());
+      const column = snakeCase(name);
+      context.morphTables.set(linkKey(raw.uid, name), {
+        table,
+        model: prisma.claim(`${owner.model}${pascalCase(name)}Morph`),
+        ownerColumn: `${snakeCase(owner.singular)}_id`,
+        idColumn: `${column}_id`,
+        typeColumn: `${column}_type`,
+      });
+    }
+  }
 }
 
 function buildContentType(raw: RawContentType, context: BuildContext): ContentType {
@@ -253,6 +278,19 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
     }
     switch (type) {
       case 'relation': {
+        if (morphKinds.includes(a.relation)) {
+          const relation = a.relation as MorphKind;
+          const table = ownerUid === undefined ? undefined : context.morphTables.get(linkKey(ownerUid, name));
+          return {
+            ...base,
+            kind: 'morph',
+            relation,
+            toMany: relation === 'morphToMany' || relation === 'morphMany',
+            ...pick(a, relation === 'morphOne' || relation === 'morphMany' ? ['target', 'morphBy'] : []),
+            ...(relation === 'morphToOne' ? { columns: { id: morphToOneColumns[0], type: morphToOneColumns[1] } } : {}),
+            ...(table ? { table } : {}),
+          };
+        }
         const relation = a.relation as RelationKind;
         const storage = ownerUid === undefined ? undefined : relationLink(ownerUid, name, context);
         return {
@@ -278,6 +316,7 @@ function buildAttributes(attributes: Json, privateNames: ReadonlySet<string>, co
 }
 
 const mediaTarget = 'plugin::upload.file';
+const morphKinds: readonly string[] = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'];
 
 /**
  * The link table a content type's relation reads (relations.ts decides which): its own, or

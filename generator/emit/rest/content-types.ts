@@ -355,6 +355,16 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...(a.link ? { link: linkMeta(a.link, a.relation === 'oneToMany' || (a.relation === 'oneToOne' && (a.inversedBy ?? a.mappedBy) !== undefined)) } : {}),
         ...(a.unstored ? { unstored: true } : {}),
       };
+    case 'morph':
+      return {
+        kind: 'morph',
+        ...common,
+        relation: a.relation,
+        toMany: a.toMany,
+        ...definedOnly({ target: a.target, morphBy: a.morphBy, columns: a.columns }),
+        ...(a.table ? { morphTable: { table: a.table.table, ownerColumn: a.table.ownerColumn, idColumn: a.table.idColumn, typeColumn: a.table.typeColumn } } : {}),
+        ...(a.required ? { required: true } : {}),
+      } as FieldMeta;
     case 'media':
       return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link, false) } : {}) } as FieldMeta;
     case 'component':

@@ -25,6 +25,15 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
           continue;
         }
+        const morphBy = attribute.morphBy;
+        if ((attribute.relation === 'morphOne' || attribute.relation === 'morphMany') && typeof morphBy === 'string' && morphBy !== '') {
+          const back = attributesOf(target.json)[morphBy];
+          if (!isPlainObject(back) || back.type !== 'relation' || (back.relation !== 'morphToOne' && back.relation !== 'morphToMany')) {
+            const candidates = Object.entries(attributesOf(target.json)).filter(([, a]) => isPlainObject(a) && a.type === 'relation' && (a.relation === 'morphToOne' || a.relation === 'morphToMany')).map(([n]) => n);
+            const what = back === undefined ? `"${attribute.target}" has no attribute "${morphBy}"` : `"${attribute.target}".${morphBy} is not a morphToOne or morphToMany relation`;
+            report(model, pointer('attributes', name, 'morphBy'), `${owner}: morphBy "${morphBy}": ${what} (${candidates.length ? `its morph relations: ${candidates.join(', ')}` : 'it has no morphToOne or morphToMany relation'}; Strapi fails on it)`);
+          }
+        }
       }
       const refs: [string, string[]][] = [];
       if (attribute.type === 'component' && typeof attribute.component === 'string') refs.push([attribute.component, ['component']]);

@@ -203,7 +203,7 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
  */
 function compileNestedField(ctx: FilterContext, key: string, field: Exclude<FieldMeta, ScalarFieldMeta>, value: unknown): string | undefined {
   if (field.kind === 'component') return compileComponentField(ctx, key, field, value);
-  if (field.kind === 'dynamiczone' || !field.link || !ctx.registry || ctx.json) throw invalidParameter(key);
+  if (field.kind === 'dynamiczone' || field.kind === 'morph' || !field.link || !ctx.registry || ctx.json) throw invalidParameter(key);
   const target = ctx.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
   if (!target || (ctx.canFind && !ctx.canFind(target.uid))) throw invalidParameter(key);
   if (value === undefined || isEmptyObject(value)) return undefined;
