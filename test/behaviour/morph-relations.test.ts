@@ -5,6 +5,8 @@
  * Writes take `{ __type, id }`; reads answer them only when populated, unwrapped as Strapi
  * 4.26 does; deleting an entry removes its links; GraphQL resolves them through GenericMorph.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { client } from '../helpers/http.js';
@@ -188,9 +190,13 @@ describe('deletes and permissions', () => {
     expect((await ok(anonymous.get(`/api/notes/${only}?populate=items`))).data.attributes).not.toHaveProperty('items');
   });
 
-  it('filters on a morph field are refused like Strapi does (400)', async () => {
-    const res = await api.get('/api/notes?filters[items][id][$eq]=1');
-    expect(res.status).toBe(400);
+  it('filters and sort on a morph field are refused (400)', async () => {
+    for (const query of ['filters[items][id][$eq]=1', 'filters[subject][$null]=true', 'sort=items', 'sort=subject:asc']) {
+      const res = await api.get(`/api/notes?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.name).toBe('ValidationError');
+    }
+    expect((await api.get('/api/tags?filters[notes][id][$eq]=1')).status).toBe(400);
   });
 });
 
@@ -203,6 +209,10 @@ describe('GraphQL', () => {
     const members = body.data.u.possibleTypes.map((t: any) => t.name);
     expect(members).toEqual(expect.arrayContaining(['Note', 'Tag', 'Page', 'UploadFile']));
     expect(body.data.t.fields.map((f: any) => f.name)).not.toContain('notes');
+    // schema.graphql of the build is the schema served.
+    const file = await readFile(path.join(built.dir, 'schema.graphql'), 'utf8');
+    expect(file).toContain('items: [GenericMorph]');
+    expect(server.output()).not.toContain('schema.graphql does not match');
   });
 
   it('resolves them to the linked entries, in order, with fragments on the entity types', async () => {
