@@ -80,6 +80,11 @@ describe('REST writes and reads', () => {
     expect(one.data.attributes).not.toHaveProperty('subject');
     const list = await ok(api.get(`/api/notes?populate=subject,items&filters[id][$eq]=${id}`));
     expect(list.data[0].attributes.subject.name).toBe('named');
+    // `on` narrows a morphTo populate to the types it names.
+    const p = await page('only-pages');
+    const mixed = await note({ items: [{ __type: T, id: t }, { __type: P, id: p }] });
+    const onPages = await ok(api.get(`/api/notes/${mixed}?populate[items][on][${P}]=true`));
+    expect(onPages.data.attributes.items.map((i: any) => i.__type)).toEqual([P]);
   });
 
   it('an update replaces the list in the order given; null clears; an empty morphToMany is no key (as Strapi answers)', async () => {

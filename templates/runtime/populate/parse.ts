@@ -136,8 +136,10 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
         if (!target || (options.canFind && !options.canFind(target.uid))) return undefined;
         return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
       }
-      // Entries of any type: their own attributes (no nested populate), of the types the caller may find.
-      const morphTypes = new Set([...options.registry.contentTypes.keys()].filter((uid) => !options.canFind || options.canFind(uid)));
+      // Entries of any type: their own attributes (no nested populate), of the types the caller
+      // may find; `populate[items][on][api::tag.tag]=true` narrows them to the types named (Strapi).
+      const on = object?.on !== null && typeof object?.on === 'object' ? Object.keys(object.on as object) : undefined;
+      const morphTypes = new Set([...options.registry.contentTypes.keys()].filter((uid) => (!on || on.includes(uid)) && (!options.canFind || options.canFind(uid))));
       return { field, query: {}, children: emptyTree, on: new Map(), morphTypes };
     }
     case 'component': {
