@@ -234,6 +234,14 @@ describe('GraphQL', () => {
     const attributes = body.data.note.data.attributes;
     expect(attributes.items).toEqual([{ __typename: 'Tag', name: 'gq-tag' }, { __typename: 'Page', heading: 'gq-page' }]);
     expect(attributes.subject).toEqual({ __typename: 'Page', heading: 'gq-page' });
+    // A list: every entry's links (read together).
+    const other = await note({ title: 'gq2', items: [{ __type: P, id: p }] });
+    const listed = await graphql(
+      `query($ids: [ID]) { notes(filters: { id: { in: $ids } }, sort: "id") { data { id attributes { items { ... on Tag { name } ... on Page { heading } } } } } }`,
+      { ids: [id, other] },
+    );
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.notes.data.map((n: any) => n.attributes.items)).toEqual([[{ name: 'gq-tag' }, { heading: 'gq-page' }], [{ heading: 'gq-page' }]]);
     const empty = await graphql(`query($id: ID) { note(id: $id) { data { attributes { items { __typename } subject { __typename } } } } }`, { id: await note({}) });
     expect(empty.data.note.data.attributes).toEqual({ items: [], subject: null });
   });

@@ -197,24 +197,47 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
    * left out, as Strapi's output sanitizer does.
    */
   function morphResolver(owner: ContentTypeMeta, field: MorphFieldMeta): Resolver {
-    return async (parent: Json, _args, context) => {
-      const entry = entryOf.get(parent);
-      if (!entry) return field.toMany ? [] : null;
-      const refs = (await readMorphRefs(options.db, owner, field, [entry.id])).get(entry.id) ?? [];
+    /** Entries of one request asking this field, gathered until the next tick: one read for all. */
+    const batches = new WeakMap<GraphqlContext, { ids: number[]; done: Promise<Map<number, Json[]>> }>();
+    const load = (context: GraphqlContext, id: number): Promise<Json[]> => {
+      let batch = batches.get(context);
+      if (!batch) {
+        const ids: number[] = [];
+        const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          batches.delete(context);
+          return readMorphed(context, ids);
+        });
+        batches.set(context, (batch = { ids, done }));
+      }
+      batch.ids.push(id);
+      return batch.done.then((byOwner) => byOwner.get(id) ?? []);
+    };
+    const readMorphed = async (context: GraphqlContext, ownerIds: readonly number[]): Promise<Map<number, Json[]>> => {
+      const refs = await readMorphRefs(options.db, owner, field, ownerIds);
       const access = accessOf(context);
-      const byType = new Map<string, number[]>();
-      for (const ref of refs) if (access.canFind(ref.uid)) byType.set(ref.uid, [...(byType.get(ref.uid) ?? []), ref.id]);
+      const byType = new Map<string, Set<number>>();
+      for (const ref of [...refs.values()].flat()) if (access.canFind(ref.uid)) byType.set(ref.uid, (byType.get(ref.uid) ?? new Set()).add(ref.id));
       const found = new Map<string, Json>();
-      for (const [uid, ids] of byType) {
+      for (const [uid, idSet] of byType) {
         const meta = registry.contentTypes.get(uid);
         if (!meta) continue;
+        const ids = [...idSet];
         for (let i = 0; i < ids.length; i += relatedPage) {
           const page = ids.slice(i, i + relatedPage);
           const query = { ...readShape(meta, undefined, registry), filters: { id: { $in: page } }, locale: 'all', pagination: { start: 0, limit: page.length, withCount: false } };
           for (const read of (await options.service(uid).find(query, access)).data) found.set(`${uid}\u0000${read.id}`, entityNode(meta, read).attributes);
         }
       }
-      const list = refs.map((ref) => found.get(`${ref.uid}\u0000${ref.id}`)).filter((value): value is Json => value !== undefined);
+      const out = new Map<number, Json[]>();
+      for (const [ownerId, list] of refs) {
+        out.set(ownerId, list.map((ref) => found.get(`${ref.uid}\u0000${ref.id}`)).filter((value): value is Json => value !== undefined));
+      }
+      return out;
+    };
+    return async (parent: Json, _args, context) => {
+      const entry = entryOf.get(parent);
+      if (!entry) return field.toMany ? [] : null;
+      const list = await load(context, entry.id);
       return field.toMany ? list : (list[0] ?? null);
     };
   }
