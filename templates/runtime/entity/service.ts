@@ -254,6 +254,7 @@ export class EntityService {
       { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState },
       items,
       tree,
+      this.meta,
     );
     return entries;
   }

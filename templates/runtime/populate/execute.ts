@@ -48,7 +48,8 @@ export function jsonFieldsFor(tree: PopulateTree): string[] {
   return [...tree.values()].filter((n) => n.field.kind === 'component' || n.field.kind === 'dynamiczone').map((n) => n.field.name);
 }
 
-export async function populateEntries(ctx: PopulateContext, items: readonly EntryItem[], tree: PopulateTree): Promise<void> {
+/** `owner`: the items' content type (morph fields read its table); found from the fields when not given. */
+export async function populateEntries(ctx: PopulateContext, items: readonly EntryItem[], tree: PopulateTree, owner?: ContentTypeMeta): Promise<void> {
   if (items.length === 0 || tree.size === 0) return;
   reserveKeys(items.map((i) => i.attributes), tree);
   await Promise.all(
@@ -58,7 +59,7 @@ export async function populateEntries(ctx: PopulateContext, items: readonly Entr
         case 'media':
           return populateLinked(ctx, items, node);
         case 'morph':
-          return populateMorph(ctx, items, node);
+          return populateMorph(ctx, items, node, owner);
         case 'component':
           return populateComponent(ctx, items.map((i) => ({ stored: i.row, out: i.attributes })), node);
         case 'dynamiczone':
@@ -171,7 +172,7 @@ async function readTargets(
     entries.set(id, entry);
     items.push({ id, row, attributes: entry.attributes });
   }
-  await populateEntries(ctx, items, node.children);
+  await populateEntries(ctx, items, node.children, target);
   return { rows, entries };
 }
 
@@ -247,13 +248,17 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
  * `{ id, … }`; entries of types the caller may not `find`, missing, or drafts in a live read
  * are left out, and (as Strapi's output sanitizer does) a morphToMany left empty is no key at all.
  */
-async function populateMorph(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
+async function populateMorph(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, declaring?: ContentTypeMeta): Promise<void> {
   const field = node.field as MorphFieldMeta;
+  const meta = declaring?.fields[field.name]?.kind === 'morph' ? declaring : ownerOf(ctx.registry, field);
   const ownerIds = [...new Set(items.map((i) => i.id))];
   if (node.target) {
-    const owner = ownerOf(ctx.registry, field);
+    if (!meta) {
+      for (const item of items) item.attributes[field.name] = { data: field.toMany ? [] : null };
+      return;
+    }
     const { rows, entries } = await readTargets(ctx, node, ownerIds, (sql, select) =>
-      morphByQuery(ctx.registry, owner!, field, ownerIds, sql, select, () => targetConditions(ctx, node, sql, 't'))!,
+      morphByQuery(ctx.registry, meta, field, ownerIds, sql, select, () => targetConditions(ctx, node, sql, 't'))!,
     );
     const byOwner = new Map<number, Entry[]>();
     for (const row of rows) {
@@ -268,7 +273,6 @@ async function populateMorph(ctx: PopulateContext, items: readonly EntryItem[], 
     }
     return;
   }
-  const meta = ownerOf(ctx.registry, field);
   const refs = meta ? await readMorphRefs(ctx.db, meta, field, ownerIds) : new Map<number, MorphRef[]>();
   const found = await readMorphEntries(ctx, [...refs.values()].flat(), node.morphTypes ?? new Set());
   for (const item of items) {
