@@ -20,8 +20,7 @@ import {
 } from './names.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
 import { internalModels, internalTables } from './plugins.js';
-import { morphToOneColumns } from '../validate/rules/attributes.js';
-import { resolveRelations, type RelationResolution } from './relations.js';
+import { morphToOneColumns, resolveRelations, type RelationResolution } from './relations.js';
 import type {
   Attribute,
   Component,

@@ -1,6 +1,7 @@
 import { customFieldsFile, customFieldTypes, customFieldTypesOf, customFieldUidPattern, isCustomFieldType } from '../../ir/custom-fields.js';
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
+import { morphToOneColumns } from '../../ir/relations.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
@@ -9,8 +10,6 @@ export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
 /** Strapi v4's polymorphic relations (README, Morph relations). */
 export const morphRelationKinds = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
-/** The columns of the owner's table a morphToOne relation is stored in (Strapi v4's names). */
-export const morphToOneColumns = ['target_id', 'target_type'] as const;
 const mediaTypes = ['images', 'videos', 'files', 'audios'];
 
 /**
