@@ -19,7 +19,9 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
     for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
       if (!isPlainObject(attribute)) continue;
       const owner = where(model, kind, name);
-      if (attribute.type === 'relation' && typeof attribute.target === 'string') {
+      // A morphTo relation has no target (a `target` on one is reported by the attribute rules).
+      const morphTo = attribute.relation === 'morphToOne' || attribute.relation === 'morphToMany';
+      if (attribute.type === 'relation' && typeof attribute.target === 'string' && !morphTo) {
         const target = contentTypes.get(attribute.target);
         if (!target) {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
