@@ -77,7 +77,7 @@ function typeStorage(ct: ContentType): TypeStorage {
       if (!a.link?.owning) continue;
       const { table, ownerColumn, targetColumn, orderColumn, inverseOrderColumn } = a.link;
       links[a.name] = { target: a.kind === 'media' ? 'plugin::upload.file' : a.target, table, ownerColumn, targetColumn, orderColumn, inverseOrderColumn };
-    } else columns[a.name] = a.column;
+    } else if (a.kind !== 'morph') columns[a.name] = a.column;
   }
   return { table: ct.names.table, columns, links };
 }
@@ -99,6 +99,8 @@ export function attributeSummary(a: Attribute): AttributeSummary {
       return { type: a.type, ...common, ...(a.enum?.length ? { enum: [...a.enum] } : {}) };
     case 'relation':
       return { type: 'relation', ...common, relation: a.relation, target: a.target };
+    case 'morph':
+      return { type: 'relation', ...common, relation: a.relation, ...(a.target ? { target: a.target } : {}) };
     case 'media':
       return { type: 'media', ...common, ...(a.multiple ? { multiple: true as const } : {}) };
     case 'component':
@@ -125,7 +127,7 @@ function sortKeys(value: unknown): unknown {
 export function describeAttribute(a: AttributeSummary): string {
   switch (a.type) {
     case 'relation':
-      return `a ${a.relation} relation to ${a.target}`;
+      return a.target === undefined ? `a ${a.relation} relation` : `a ${a.relation} relation to ${a.target}`;
     case 'media':
       return a.multiple ? 'multiple media' : 'single media';
     case 'component':

@@ -24,7 +24,7 @@ import {
 import { DatabaseNames, type NameSource } from './identifiers.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
 import { internalModels, internalTables } from './plugins.js';
-import { resolveRelations, type RelationResolution } from './relations.js';
+import { morphToOneColumns, resolveRelations, type RelationResolution } from './relations.js';
 import type {
   Attribute,
   Component,
@@ -32,6 +32,8 @@ import type {
   ContentType,
   ContentTypeNames,
   LinkStorage,
+  MorphKind,
+  MorphTableStorage,
   Permissions,
   Provider,
   RelationKind,
@@ -54,6 +56,7 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
     exclusions: graphqlExclusions(loaded),
     links: new Map(),
     database,
+    morphTables: new Map(),
   };
   // Link models come after every content type's model, in the same namespace.
   allocateLinks(models.contentTypes, context, prisma);
@@ -88,6 +91,8 @@ interface BuildContext {
   readonly links: Map<string, LinkStorage>;
   /** Tables and columns as the database keeps them (identifiers.ts). */
   readonly database: DatabaseNames;
+  /** The morph table of each morphToMany of a content type, by `uid\0attribute`. */
+  readonly morphTables: Map<string, MorphTableStorage>;
 }
 
 const linkKey = (uid: string, attribute: string) => `${uid}\u0000${attribute}`;
@@ -213,6 +218,29 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       });
     }
   }
+  // Morph tables after the link tables: `<table>_<attr>_morphs`, Prisma models `NoteItemsMorph`.
+  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+    for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
+      if (a.type !== 'relation' || a.relation !== 'morphToMany') continue;
+      const owner = context.names.get(raw.uid)!;
+      // Strapi snake-cases the whole names, as for link tables.
+      const natural = snakeCase(`${context.naturalTables.get(raw.uid)!}_${name}_morphs`);
+      let chosen = natural;
+      for (let n = 2; tables.has(chosen.toLowerCase()); n++) chosen = `${natural}_${n}`;
+      tables.add(chosen.toLowerCase());
+      const source: NameSource = { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` };
+      const table = context.database.table(chosen, source);
+      const column = (natural: string) => context.database.column(table, natural, source);
+      const morphColumn = snakeCase(name);
+      context.morphTables.set(linkKey(raw.uid, name), {
+        table,
+        model: prisma.claim(`${owner.model}${pascalCase(name)}Morph`),
+        ownerColumn: column(snakeCase(`${owner.singular}_id`)),
+        idColumn: column(`${morphColumn}_id`),
+        typeColumn: column(`${morphColumn}_type`),
+      });
+    }
+  }
 }
 
 function buildContentType(raw: RawContentType, context: BuildContext): ContentType {
@@ -317,6 +345,19 @@ function buildAttributes(
     }
     switch (type) {
       case 'relation': {
+        if (morphKinds.includes(a.relation)) {
+          const relation = a.relation as MorphKind;
+          const table = ownerUid === undefined ? undefined : context.morphTables.get(linkKey(ownerUid, name));
+          return {
+            ...base,
+            kind: 'morph',
+            relation,
+            toMany: relation === 'morphToMany' || relation === 'morphMany',
+            ...pick(a, relation === 'morphOne' || relation === 'morphMany' ? ['target', 'morphBy'] : []),
+            ...(relation === 'morphToOne' ? { columns: { id: morphToOneColumns[0], type: morphToOneColumns[1] } } : {}),
+            ...(table ? { table } : {}),
+          };
+        }
         const relation = a.relation as RelationKind;
         // The admin panel's users: Strapi's Content API never serves them (their relations are
         // dropped from answers, populate and writes for every API caller); nothing stores them here.
@@ -345,6 +386,7 @@ function buildAttributes(
 }
 
 const mediaTarget = 'plugin::upload.file';
+const morphKinds: readonly string[] = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'];
 
 /** The admin panel's user type, which relations may target (references.ts warns). */
 export const adminUserUid = 'admin::user';

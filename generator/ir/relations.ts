@@ -52,6 +52,12 @@ export interface RelationResolution {
 
 const storedKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'];
 
+/**
+ * The columns of a content type's own table its morphToOne relation is stored in, whatever the
+ * attribute is called (Strapi v4 metadata/relations createMorphToOne): so one per type.
+ */
+export const morphToOneColumns = ['target_id', 'target_type'] as const;
+
 const inverseKind: Readonly<Record<string, string>> = {
   oneToOne: 'oneToOne',
   oneToMany: 'manyToOne',

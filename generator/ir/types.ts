@@ -86,6 +86,45 @@ export interface RelationAttribute extends AttributeBase {
   readonly unstored?: true;
 }
 
+/** Strapi v4's polymorphic relation kinds. */
+export type MorphKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
+
+/**
+ * A morphToMany's links, as Strapi names them: `<table>_<attr>_morphs (id, <singular>_id,
+ * <attr>_id, <attr>_type, field, order)`. `<attr>_type` holds the linked entry's uid; `field`
+ * is set by the morphOne/morphMany side that wrote the row (null when written from here).
+ */
+export interface MorphTableStorage {
+  readonly table: string;
+  /** Prisma model of the table. */
+  readonly model: string;
+  /** `<singular>_id`: the entry declaring the morphToMany (foreign key, cascades). */
+  readonly ownerColumn: string;
+  /** `<attr>_id`: the linked entry's id (no foreign key: it may be of any type). */
+  readonly idColumn: string;
+  /** `<attr>_type`: the linked entry's content-type uid. */
+  readonly typeColumn: string;
+}
+
+/**
+ * A polymorphic relation (Strapi v4 metadata/relations): morphToOne and morphToMany link
+ * entries of any content type; morphOne/morphMany read, from the `target` type's morphTo
+ * attribute `morphBy`, the links that point at this entry and that this field wrote.
+ */
+export interface MorphAttribute extends AttributeBase {
+  readonly kind: 'morph';
+  readonly relation: MorphKind;
+  /** morphToMany and morphMany. */
+  readonly toMany: boolean;
+  /** morphOne/morphMany: the content type holding the morphTo attribute. */
+  readonly target?: string;
+  readonly morphBy?: string;
+  /** morphToOne: the columns of the type's own table (`target_id`, `target_type`). */
+  readonly columns?: { readonly id: string; readonly type: string };
+  /** morphToMany: its morph table. */
+  readonly table?: MorphTableStorage;
+}
+
 export interface MediaAttribute extends AttributeBase {
   readonly kind: 'media';
   readonly multiple: boolean;
@@ -116,6 +155,7 @@ export interface DynamicZoneAttribute extends AttributeBase {
 export type Attribute =
   | ScalarAttribute
   | RelationAttribute
+  | MorphAttribute
   | MediaAttribute
   | ComponentAttribute
   | DynamicZoneAttribute;

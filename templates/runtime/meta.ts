@@ -107,6 +107,37 @@ export interface RelationFieldMeta {
   readonly private?: boolean;
 }
 
+/** Strapi v4's polymorphic relation kinds. */
+export type MorphKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
+
+/**
+ * A polymorphic relation (entity/morph.ts). morphToOne keeps `{type uid, id}` in two columns
+ * of the type's table; morphToMany keeps ordered `{type uid, id}` rows in its morph table;
+ * morphOne/morphMany read, from their `target` type's morphTo field `morphBy`, the rows that
+ * point at this entry and carry this field's name.
+ */
+export interface MorphFieldMeta {
+  readonly kind: 'morph';
+  readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
+  readonly relation: MorphKind;
+  readonly toMany: boolean;
+  readonly target?: string;
+  readonly morphBy?: string;
+  /** morphToOne: the owner table's columns. */
+  readonly columns?: { readonly id: string; readonly type: string };
+  /** morphToMany: `<table>_<attr>_morphs`. */
+  readonly morphTable?: {
+    readonly table: string;
+    readonly ownerColumn: string;
+    readonly idColumn: string;
+    readonly typeColumn: string;
+  };
+  readonly required?: boolean;
+  readonly private?: boolean;
+}
+
 export interface MediaFieldMeta {
   readonly kind: 'media';
   readonly name: string;
@@ -152,6 +183,7 @@ export interface DynamicZoneFieldMeta {
 export type FieldMeta =
   | ScalarFieldMeta
   | RelationFieldMeta
+  | MorphFieldMeta
   | MediaFieldMeta
   | ComponentFieldMeta
   | DynamicZoneFieldMeta;

@@ -199,11 +199,13 @@ function modelMember(uid: string, attributesType: string, attributes: readonly A
   const relations: string[] = [];
   const components: string[] = [];
   const zones: string[] = [];
+  const morphs: string[] = [];
   for (const a of visible) {
     if (a.kind === 'relation') relations.push(`${a.name}: { target: ${tsLiteral(a.target)}; many: ${a.toMany} };`);
     else if (a.kind === 'media') relations.push(`${a.name}: { target: 'plugin::upload.file'; many: ${a.multiple} };`);
     else if (a.kind === 'component') components.push(`${a.name}: { component: ${tsLiteral(a.component)}; many: ${a.repeatable} };`);
     else if (a.kind === 'dynamiczone') zones.push(`${a.name}: ${a.components.length === 0 ? 'never' : a.components.map((c) => tsLiteral(c)).join(' | ')};`);
+    else if (a.kind === 'morph') morphs.push(`${a.name}: { many: ${a.toMany}${a.target === undefined ? '' : `; target: ${tsLiteral(a.target)}`} };`);
   }
   const object = (members: string[]) => (members.length === 0 ? '{}' : `{\n${members.map((m) => `      ${m}`).join('\n')}\n    }`);
   return [
@@ -213,6 +215,7 @@ function modelMember(uid: string, attributesType: string, attributes: readonly A
     `    relations: ${object(relations)};`,
     `    components: ${object(components)};`,
     `    zones: ${object(zones)};`,
+    ...(morphs.length === 0 ? [] : [`    morphs: ${object(morphs)};`]),
     `  };`,
   ].join('\n');
 }

@@ -202,7 +202,26 @@ function outputSchema(a: Attribute, context: Context): Json | undefined {
     }
     case 'dynamiczone':
       return { type: 'array', items: zoneItems(a.components, context, 'output'), description: 'Present when populated.' };
+    case 'morph': {
+      if (a.target !== undefined) return { ...relationData(a.target, a.toMany, context), description: 'Present when populated.' };
+      // The linked entries' own attributes, without data/attributes wrappers (Strapi 4.26).
+      const item = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } }, additionalProperties: true };
+      return a.toMany
+        ? { type: 'array', items: { ...item, required: ['__type', 'id'], properties: { __type: morphTypeSchema(context), id: { type: 'integer' } } }, description: 'Present when populated and not empty: entries of any type.' }
+        : { ...nullable(item), description: 'Present when populated: an entry of any type.' };
+    }
   }
+}
+
+/** `__type` of a morph link: a content type's uid. */
+function morphTypeSchema(context: Context): Json {
+  return { type: 'string', enum: [...context.byUid.keys()].sort() };
+}
+
+function morphInput(a: Extract<Attribute, { kind: 'morph' }>, context: Context): Json {
+  if (a.target !== undefined) return ref('RelationIds');
+  const item = { type: 'object', required: ['__type', 'id'], properties: { __type: morphTypeSchema(context), id: { oneOf: [{ type: 'integer' }, { type: 'string' }] } } };
+  return a.toMany ? nullable({ type: 'array', items: item }) : nullable(item);
 }
 
 function zoneItems(uids: readonly string[], context: Context, mode: 'output' | 'input'): Json {
@@ -247,6 +266,8 @@ function inputValue(a: Attribute, context: Context): Json | undefined {
     }
     case 'dynamiczone':
       return { type: 'array', items: zoneItems(a.components, context, 'input') };
+    case 'morph':
+      return morphInput(a, context);
   }
 }
 

@@ -6,7 +6,7 @@ import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
 import { constraintMapName } from '../../ir/identifiers.js';
 import { camelCase, Namespace } from '../../ir/names.js';
 import type { Provider } from '../../ir/scalars.js';
-import type { ContentType, LinkStorage, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
+import type { ContentType, LinkStorage, MorphAttribute, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 
@@ -41,6 +41,7 @@ export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[]
   const models: PrismaModel[] = [
     ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
     ...links.map((l) => linkModel(l, ir.provider)),
+    ...morphModels(ir),
     ...extraModels,
   ];
   const view = models.map((m) => ({
@@ -76,6 +77,15 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   // Prisma needs the back side of every link model's relations; their names must not be an
   // attribute's (an attribute may well be called `tagsLinks`).
   const names = new Namespace(fields.map(([name]) => name));
+  // A morphToOne: the linked entry's id and type uid in two columns of the table (Strapi's).
+  for (const a of ct.attributes) {
+    if (a.kind !== 'morph' || !a.columns) continue;
+    fields.push([names.claim(camelCase(a.columns.id)), 'Int?', `@map("${a.columns.id}")`]);
+    fields.push([names.claim(camelCase(a.columns.type)), 'String?', [`@map("${a.columns.type}")`, ir.provider === 'mysql' ? '@db.VarChar(255)' : ''].filter(Boolean).join(' ')]);
+  }
+  for (const a of ct.attributes) {
+    if (a.kind === 'morph' && a.table) fields.push([names.claim(`${a.name}Morphs`), `${a.table.model}[]`, `@relation("${a.table.model}_owner")`]);
+  }
   for (const l of links) {
     if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
     if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
@@ -184,6 +194,48 @@ function linkModel(l: LinkTable, provider: Provider): PrismaModel {
       [targetField, l.target.names.model, `@relation("${link.model}_target", fields: [${targetId}], references: [id], onDelete: Cascade${map([targetId], 'fkey')})`],
     ],
     blockAttributes,
+  };
+}
+
+/**
+ * A morphToMany's table, Strapi's columns: `notes_items_morphs (id, note_id, items_id,
+ * items_type, field, order)`. Deleting the owner deletes its rows; `items_id` has no foreign
+ * key (it points into any table), the runtime removes rows pointing at a deleted entry.
+ */
+function morphModels(ir: Schema): PrismaModel[] {
+  const models: PrismaModel[] = [];
+  for (const owner of ir.contentTypes) {
+    for (const a of owner.attributes) {
+      if (a.kind !== 'morph' || !a.table) continue;
+      models.push(morphModel(owner, a, a.table, ir));
+    }
+  }
+  return models;
+}
+
+function morphModel(owner: ContentType, a: MorphAttribute, table: NonNullable<MorphAttribute['table']>, ir: Schema): PrismaModel {
+  const names = new Namespace(['id']);
+  const ownerId = names.claim(camelCase(table.ownerColumn));
+  const morphId = names.claim(camelCase(table.idColumn));
+  const morphType = names.claim(camelCase(table.typeColumn));
+  const field = names.claim('field');
+  const order = names.claim('order');
+  const ownerField = names.claim(camelCase(table.ownerColumn).replace(/Id$/, '') || 'owner');
+  const varchar = ir.provider === 'mysql' ? ' @db.VarChar(255)' : '';
+  return {
+    comment: `Links of ${owner.names.model}.${a.name} (morphToMany relation to entries of any type)`,
+    name: table.model,
+    table: table.table,
+    fields: [
+      ['id', 'Int', '@id @default(autoincrement())'],
+      [ownerId, 'Int', `@map("${table.ownerColumn}")`],
+      [morphId, 'Int?', `@map("${table.idColumn}")`],
+      [morphType, 'String?', `@map("${table.typeColumn}")${varchar}`],
+      [field, 'String?', `@map("field")${varchar}`],
+      [order, 'Float?', '@map("order")'],
+      [ownerField, owner.names.model, `@relation("${table.model}_owner", fields: [${ownerId}], references: [id], onDelete: Cascade)`],
+    ],
+    blockAttributes: [`@@index([${ownerId}])`, `@@index([${morphId}])`],
   };
 }
 

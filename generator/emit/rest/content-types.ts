@@ -191,6 +191,16 @@ export function responseMembers(attributes: readonly Attribute[], naming: EntryT
         members.push(`${a.name}?: { data: ${a.multiple ? `${entry}[]` : `${entry} | null`} };`);
         break;
       }
+      case 'morph': {
+        // morphTo: the linked entries' own attributes, unwrapped (Strapi 4.26); an empty list is no key.
+        if (a.relation === 'morphToMany') members.push(`${a.name}?: Array<{ __type: string; id: number; [attribute: string]: unknown }>;`);
+        else if (a.relation === 'morphToOne') members.push(`${a.name}?: { id: number; [attribute: string]: unknown } | null;`);
+        else {
+          const entry = imports.entry(naming.contentType(a.target!));
+          members.push(`${a.name}?: { data: ${a.toMany ? `${entry}[]` : `${entry} | null`} };`);
+        }
+        break;
+      }
       case 'component': {
         const type = componentType(a.component, 'type', naming, imports);
         members.push(`${a.name}?: ${a.repeatable ? `${type}[]` : `${type} | null`};`);
@@ -249,6 +259,12 @@ export function writeMembers(attributes: readonly Attribute[], naming: EntryType
         break;
       case 'media':
         members.push(`${a.name}?: ${a.multiple ? 'number[]' : 'number | null'};`);
+        break;
+      case 'morph':
+        // morphTo: `{ __type: '<content type uid>', id }` items; morphOne/morphMany: ids of the target.
+        if (a.relation === 'morphToMany') members.push(`${a.name}?: Array<{ __type: string; id: number | string }> | null;`);
+        else if (a.relation === 'morphToOne') members.push(`${a.name}?: { __type: string; id: number | string } | null;`);
+        else members.push(`${a.name}?: ${a.toMany ? 'number[]' : 'number'} | null;`);
         break;
       case 'component': {
         const type = componentType(a.component, 'input', naming, imports);
@@ -361,6 +377,16 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...(a.link ? { link: linkMeta(a.link, a.relation === 'oneToMany' || (a.relation === 'oneToOne' && (a.inversedBy ?? a.mappedBy) !== undefined)) } : {}),
         ...(a.unstored ? { unstored: true } : {}),
       };
+    case 'morph':
+      return {
+        kind: 'morph',
+        ...common,
+        relation: a.relation,
+        toMany: a.toMany,
+        ...definedOnly({ target: a.target, morphBy: a.morphBy, columns: a.columns }),
+        ...(a.table ? { morphTable: { table: a.table.table, ownerColumn: a.table.ownerColumn, idColumn: a.table.idColumn, typeColumn: a.table.typeColumn } } : {}),
+        ...(a.required ? { required: true } : {}),
+      } as FieldMeta;
     case 'media':
       return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link, false) } : {}) } as FieldMeta;
     case 'component':

@@ -5,13 +5,14 @@ import { graphqlNamePattern, regressedEnumValue } from '../../../templates/runti
 import { isScalarType, scalarTypeNames } from '../../ir/scalars.js';
 import { snakeCase } from '../../ir/names.js';
 import { isBound, isLength, regexProblem } from '../../ir/scalar-options.js';
+import { morphToOneColumns } from '../../ir/relations.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
 
 export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
-/** Strapi v4's polymorphic relations: refused (README, Models). */
+/** Strapi v4's polymorphic relations (README, Morph relations). */
 export const morphRelationKinds = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
 const mediaTypes = ['images', 'videos', 'files', 'audios'];
 
@@ -63,6 +64,14 @@ function checkAttributes(
   kind: 'content type' | 'component',
 ): void {
   const columns = new Map<string, string>();
+  // Strapi keeps a type's morphToOne in two columns of its table, whatever the attribute's name.
+  const morphToOne = Object.entries(attributesOf(model.json)).filter(([, a]) => isPlainObject(a) && a.type === 'relation' && a.relation === 'morphToOne');
+  if (kind === 'content type') {
+    for (const [name] of morphToOne.slice(0, 1)) for (const column of morphToOneColumns) columns.set(column, name);
+    for (const [name] of morphToOne.slice(1)) {
+      context.report(model, pointer('attributes', name, 'relation'), `${where(model, kind, name)}: a content type has at most one morphToOne relation: Strapi keeps it in the table's columns ${morphToOneColumns.join(' and ')}, which "${morphToOne[0]![0]}" already uses (Strapi does not start: duplicate column)`);
+    }
+  }
   for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
     const at = (...rest: string[]) => pointer('attributes', name, ...rest);
     const owner = where(model, kind, name);
@@ -78,7 +87,8 @@ function checkAttributes(
     }
     const column = snakeCase(name);
     const clash = columns.get(column);
-    if (clash) report([], `its column "${column}" is also the column of attribute "${clash}"`);
+    if (clash && morphToOne.some(([n]) => n === clash) && (morphToOneColumns as readonly string[]).includes(column)) report([], `its column "${column}" is one of the columns of the morphToOne relation "${clash}" (Strapi keeps it in ${morphToOneColumns.join(' and ')}): rename it`);
+    else if (clash) report([], `its column "${column}" is also the column of attribute "${clash}"`);
     columns.set(column, name);
 
     if (!isPlainObject(attribute)) {
@@ -226,16 +236,12 @@ function checkDefault(value: unknown, type: string, report: Report): void {
 function checkRelation(attribute: Record<string, unknown>, kind: string, report: Report): void {
   const relation = attribute.relation;
   if (typeof relation === 'string' && (morphRelationKinds as readonly string[]).includes(relation)) {
-    // One message: a morph relation has no single target, so nothing else about it applies.
-    report(
-      ['relation'],
-      `polymorphic relation "${relation}" is not supported: contentgen serves relations to one content type (${relationKinds.join(', ')}); in Strapi v4 morph relations come from plugins (the upload plugin's "related"), not from the Content-Type Builder`,
-    );
+    checkMorphRelation(attribute, relation, kind, report);
     return;
   }
   if (typeof relation !== 'string' || !(relationKinds as readonly string[]).includes(relation)) {
-    const hint = typeof relation === 'string' ? didYouMean(relation, relationKinds) : '';
-    report(['relation'], `relation must be one of ${relationKinds.join(', ')}.${hint}`);
+    const hint = typeof relation === 'string' ? didYouMean(relation, [...relationKinds, ...morphRelationKinds]) : '';
+    report(['relation'], `relation must be one of ${[...relationKinds, ...morphRelationKinds].join(', ')}.${hint}`);
   }
   if (typeof attribute.target !== 'string') report(['target'], 'missing "target" (e.g. "api::author.author")');
   for (const key of ['inversedBy', 'mappedBy'] as const) {
@@ -243,6 +249,31 @@ function checkRelation(attribute: Record<string, unknown>, kind: string, report:
   }
   if (kind === 'component' && (attribute.inversedBy !== undefined || attribute.mappedBy !== undefined)) {
     report(['relation'], 'relations inside components are one-way: remove inversedBy/mappedBy');
+  }
+}
+
+/**
+ * Polymorphic relations (Strapi v4's database layer, metadata/relations): morphToOne and
+ * morphToMany link to entries of any type (no target); morphOne and morphMany are their other
+ * side, a `target` type and the morphTo attribute of it they read (`morphBy`, checked in
+ * references.ts). One message per problem.
+ */
+function checkMorphRelation(attribute: Record<string, unknown>, relation: string, kind: string, report: Report): void {
+  if (kind === 'component') {
+    report(['relation'], `polymorphic relation "${relation}" inside a component is not supported: contentgen keeps a component's relations as ids in its JSON, which cannot say which type an id belongs to; declare it on a content type`);
+    return;
+  }
+  const morphTo = relation === 'morphToOne' || relation === 'morphToMany';
+  if (morphTo) {
+    if (attribute.target !== undefined) {
+      report(['target'], `a ${relation} relation links entries of any type: remove "target" (contentgen does not serve Strapi's GraphQL union of a target list)`);
+    }
+  } else {
+    if (typeof attribute.target !== 'string') report(['target'], `missing "target": a ${relation} relation names the content type whose morphToOne/morphToMany attribute (morphBy) points at this one`);
+    if (typeof attribute.morphBy !== 'string' || attribute.morphBy === '') report(['morphBy'], `missing "morphBy": the morphToOne or morphToMany attribute of the target that this ${relation} relation reads`);
+  }
+  for (const key of ['inversedBy', 'mappedBy', ...(morphTo ? ['morphBy'] : [])]) {
+    if (attribute[key] !== undefined) report([key], `${key} does not apply to a ${relation} relation: remove it`);
   }
 }
 

@@ -20,7 +20,9 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
     for (const [name, attribute] of Object.entries(attributesOf(model.json))) {
       if (!isPlainObject(attribute)) continue;
       const owner = where(model, kind, name);
-      if (attribute.type === 'relation' && typeof attribute.target === 'string') {
+      // A morphTo relation has no target (a `target` on one is reported by the attribute rules).
+      const morphTo = attribute.relation === 'morphToOne' || attribute.relation === 'morphToMany';
+      if (attribute.type === 'relation' && typeof attribute.target === 'string' && !morphTo) {
         if (attribute.target === adminUserUid) {
           warn(model, pointer('attributes', name, 'target'), `${owner}: a relation to "admin::user" (the admin panel's users) is never served by Strapi's Content API, so it is left out of answers, populate and writes; contentgen keeps no admin users, so nothing stores it`);
           continue;
@@ -29,6 +31,15 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
         if (!target) {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
           continue;
+        }
+        const morphBy = attribute.morphBy;
+        if ((attribute.relation === 'morphOne' || attribute.relation === 'morphMany') && typeof morphBy === 'string' && morphBy !== '') {
+          const back = attributesOf(target.json)[morphBy];
+          if (!isPlainObject(back) || back.type !== 'relation' || (back.relation !== 'morphToOne' && back.relation !== 'morphToMany')) {
+            const candidates = Object.entries(attributesOf(target.json)).filter(([, a]) => isPlainObject(a) && a.type === 'relation' && (a.relation === 'morphToOne' || a.relation === 'morphToMany')).map(([n]) => n);
+            const what = back === undefined ? `"${attribute.target}" has no attribute "${morphBy}"` : `"${attribute.target}".${morphBy} is not a morphToOne or morphToMany relation`;
+            report(model, pointer('attributes', name, 'morphBy'), `${owner}: morphBy "${morphBy}": ${what} (${candidates.length ? `its morph relations: ${candidates.join(', ')}` : 'it has no morphToOne or morphToMany relation'}; Strapi fails on it)`);
+          }
         }
       }
       const refs: [string, string[]][] = [];

@@ -7,7 +7,7 @@
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
-import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry } from '../meta.js';
+import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulateCached } from '../populate/cache.js';
 import type { PopulateTree } from '../populate/parse.js';
@@ -21,6 +21,7 @@ import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
+import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 
 export interface RestLimits {
   readonly defaultLimit: number;
@@ -142,6 +143,7 @@ export class EntityService {
           .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
+        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, created.id, morphInput, true);
         const answer = (await this.readOne(created.id, params.query, access, tx))!;
         await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(created.id, params.query, answer, tx));
         return answer;
@@ -168,6 +170,7 @@ export class EntityService {
           .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
+        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, entryId, morphInput, false);
         const answer = (await this.readOne(entryId, params.query, access, tx))!;
         await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.eventEntry(entryId, params.query, answer, tx), stored.publishedAt != null);
         return answer;
@@ -191,6 +194,7 @@ export class EntityService {
           const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
           await tx.execute(compiled.sql, compiled.params);
         }
+        await deleteMorphLinks(tx, this.options.registry, this.meta, entry.id);
         await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
         return entry;
       });
@@ -250,6 +254,7 @@ export class EntityService {
       { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState },
       items,
       tree,
+      this.meta,
     );
     return entries;
   }
@@ -265,7 +270,7 @@ export class EntityService {
     now: Date,
     stored: Record<string, unknown> | null,
     isDraft: boolean,
-  ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][] }> {
+  ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][]; morphs: [MorphFieldMeta, MorphInput][] }> {
     const issues: ValidationIssue[] = [];
     let data: Record<string, unknown> = {};
     try {
@@ -276,6 +281,7 @@ export class EntityService {
     }
     const nested = pickNonScalarInput(this.meta, input);
     const links: [LinkField, RelationInput][] = [];
+    const morphs: [MorphFieldMeta, MorphInput][] = [];
     for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
       if (field.kind === 'scalar') continue;
       const value = nested[field.name];
@@ -290,6 +296,8 @@ export class EntityService {
             stored?.[field.name] ?? null,
           );
           data[field.name] = json === null ? DbNull : prismaJson(json);
+        } else if (field.kind === 'morph') {
+          if (value !== undefined) morphs.push([field, await prepareMorphInput(tx, this.options.registry, field, value)]);
         } else if (value !== undefined && field.link) {
           const relationInput = parseRelationInput(field.name, value);
           const target = this.options.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
@@ -304,7 +312,7 @@ export class EntityService {
       }
     }
     if (issues.length > 0) throw validationErrors(issues);
-    return { data, links };
+    return { data, links, morphs };
   }
 
   private linkFields(): LinkField[] {

@@ -16,11 +16,12 @@ import type {
   DynamicZoneFieldMeta,
   FieldMeta,
   MediaFieldMeta,
+  MorphFieldMeta,
   Registry,
   RelationFieldMeta,
 } from '../meta.js';
 
-export type PopulatableField = RelationFieldMeta | MediaFieldMeta | ComponentFieldMeta | DynamicZoneFieldMeta;
+export type PopulatableField = RelationFieldMeta | MorphFieldMeta | MediaFieldMeta | ComponentFieldMeta | DynamicZoneFieldMeta;
 
 /** Per-field query options inside a populate object. */
 export interface PopulateQuery {
@@ -43,6 +44,8 @@ export interface PopulateNode {
   readonly component?: ComponentQuery;
   /** Dynamic zones: the same per component uid (absent: all of it). */
   readonly onQuery?: ReadonlyMap<string, ComponentQuery>;
+  /** morphToOne/morphToMany: the content types whose linked entries the caller may see. */
+  readonly morphTypes?: ReadonlySet<string>;
 }
 
 /** Field name → what to populate there, in request order. */
@@ -126,6 +129,18 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
       // content types only; the upload plugin's own routes stay guarded).
       if (!target || (field.kind === 'relation' && options.canFind && !options.canFind(uid))) return undefined;
       return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
+    }
+    case 'morph': {
+      if (field.relation === 'morphOne' || field.relation === 'morphMany') {
+        const target = options.registry.contentTypes.get(field.target!);
+        if (!target || (options.canFind && !options.canFind(target.uid))) return undefined;
+        return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
+      }
+      // Entries of any type: their own attributes (no nested populate), of the types the caller
+      // may find; `populate[items][on][api::tag.tag]=true` narrows them to the types named (Strapi).
+      const on = object?.on !== null && typeof object?.on === 'object' ? Object.keys(object.on as object) : undefined;
+      const morphTypes = new Set([...options.registry.contentTypes.keys()].filter((uid) => (!on || on.includes(uid)) && (!options.canFind || options.canFind(uid))));
+      return { field, query: {}, children: emptyTree, on: new Map(), morphTypes };
     }
     case 'component': {
       const component = options.registry.components.get(field.component);
