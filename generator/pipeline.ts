@@ -21,6 +21,7 @@ import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import { checkRenames, suggestRenames } from './migrate/renames.js';
 import type { BuildOptions } from './options.js';
 import { formatModelError, type ModelError } from './validate/model-error.js';
+import { communityPluginSettings } from './ir/community-plugins.js';
 import { checkModels } from './validate/validate.js';
 import { checkOutput, type StaleFile } from './write/check.js';
 import { HandEditsError, type HandEdit } from './write/hand-edits.js';
@@ -57,6 +58,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (errors.length > 0) return { ok: false, errors, input };
 
   const ir = buildIr(models, options.provider);
+  const pluginErrors = communityPluginSettings(ir).errors;
+  if (pluginErrors.length > 0) return { ok: false, errors: pluginErrors, input };
   const graphql = await loadGraphqlInputs(options.outDir);
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });
   const warnings = [
