@@ -100,6 +100,9 @@ async function seed(url: string, token: string): Promise<void> {
     }),
   );
   await ok(admin.post('/api/articles', { data: { title: 'Second', writer: 2 } }));
+  // A localized type (locales.json: en, fr), the two pages linked as each other's localizations.
+  await ok(admin.post('/api/pages', { data: { title: 'Home', locale: 'en', writer: 1, hero: { heading: 'Hi', background: 3 } } }));
+  await ok(admin.post('/api/pages', { data: { title: 'Accueil', locale: 'fr', writer: 2, localizations: [1] } }));
 }
 
 describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-transformer', () => {
@@ -125,7 +128,7 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
   afterAll(async () => {
     await Promise.all([...servers.values()].map((s) => s.stop()));
     await built?.cleanup();
-  });
+  }, 180_000);
 
   it('the build writes both plugins into src/config.ts, on, with their defaults', async () => {
     // The emitted file was replaced above; the build cache keeps the generator's own.
