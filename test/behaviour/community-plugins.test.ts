@@ -48,6 +48,8 @@ const settings: Record<string, Record<string, unknown>> = {
   wrap: { populateDeep: { enabled: true }, transformer: { enabled: true, responseTransforms: flat, requestTransforms: { wrapBodyWithDataKey: true } } },
 };
 
+const usersActions = ['plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.role.find'];
+
 const masked = new Set(['createdAt', 'updatedAt', 'publishedAt', 'hash', 'url', 'size', 'width', 'height', 'formats', 'ext', 'mime']);
 
 /** JSON text with the values that differ between two servers' uploads and clocks masked. */
@@ -69,6 +71,7 @@ async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
 /** The writes Strapi's recorded server had (its bootstrap, src/index.js): same ids, same order. */
 async function seed(url: string, token: string): Promise<void> {
   const admin = client(url, bearer(token));
+  await ok(client(url).post('/api/auth/local/register', { username: 'reader', email: 'reader@example.com', password: 'Secret123' }));
   const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
   for (const name of ['cover.png', 'avatar.png', 'bg.png', 'seo.png']) {
     const form = new FormData();
@@ -110,6 +113,8 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
   let token: string;
   /** Strapi's writes were the public role's, allowed to write articles and read all but secrets. */
   let writer: string;
+  /** Strapi's public role could also read users and roles. */
+  let users: string;
   const servers = new Map<string, RunningServer>();
 
   beforeAll(async () => {
@@ -117,6 +122,7 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
     token = await createApiToken(built.dir, { type: 'full-access' });
     const reads = ['article', 'writer', 'category'].flatMap((t) => [`api::${t}.${t}.find`, `api::${t}.${t}.findOne`]);
     writer = await createApiToken(built.dir, { type: 'custom', actions: [...reads, 'api::article.article.create', 'api::article.article.update'] });
+    users = await createApiToken(built.dir, { type: 'custom', actions: usersActions });
     // One server per plugin settings, on the same database (each reads src/config.ts as it starts).
     for (const [name, plugins] of Object.entries(settings)) {
       await writeConfig(built.dir, plugins);
@@ -144,7 +150,7 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
   const writes = recorded.filter((r) => r.config === 'wrap' && r.method !== 'GET');
 
   it.each(reads.map((r) => [r.config, r.path, r] as const))('%s: GET %s answers as Strapi with the plugins', async (config, requestPath, r) => {
-    const res = await client(servers.get(config)!.url).get(requestPath, r.headers);
+    const res = await client(servers.get(config)!.url, requestPath.startsWith('/api/users') ? bearer(users) : {}).get(requestPath, r.headers);
     expect(res.status).toBe(r.status);
     expect(normalized(res.body)).toBe(normalized(r.response));
   });
@@ -186,6 +192,14 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
     expect((await api.get('/api/writers?filters[nope][$eq]=1')).body.error.name).toBe('ValidationError');
   });
 
+  it('/api/users?populate=deep leaves out the role for a caller who may not find roles', async () => {
+    const token = await createApiToken(built.dir, { type: 'custom', actions: ['plugin::users-permissions.user.find'] });
+    const res = await client(servers.get('deep')!.url, bearer(token)).get('/api/users?populate=deep');
+    expect(res.status).toBe(200);
+    expect(res.body[0].username).toBe('reader');
+    expect(res.body[0]).not.toHaveProperty('role');
+  });
+
   it('plugins are not transformed unless plugins.ids lists them (users-permissions, upload)', async () => {
     const api = client(servers.get('wrap')!.url, bearer(token));
     // Would be wrapped in { data } (and refused) if the transformer touched the plugin's route.
@@ -197,11 +211,13 @@ describe('a project that installs strapi-plugin-populate-deep and strapi-plugin-
 describe('the same models without the plugins (a models folder)', () => {
   let built: BuiltServer;
   let server: RunningServer;
+  let users: string;
 
   beforeAll(async () => {
     built = await buildModels(path.join(projectDir, 'src'), 'community-plain');
     server = await startServer(built.dir);
     await seed(server.url, await createApiToken(built.dir, { type: 'full-access' }));
+    users = await createApiToken(built.dir, { type: 'custom', actions: usersActions });
   }, 240_000);
 
   afterAll(async () => {
@@ -216,7 +232,7 @@ describe('the same models without the plugins (a models folder)', () => {
   });
 
   it.each(recorded.filter((r) => r.config === 'none').map((r) => [r.path, r] as const))('GET %s answers as Strapi without the plugins', async (requestPath, r) => {
-    const res = await client(server.url).get(requestPath);
+    const res = await client(server.url, requestPath.startsWith('/api/users') ? bearer(users) : {}).get(requestPath);
     expect(res.status).toBe(r.status);
     expect(normalized(res.body)).toBe(normalized(r.response));
   });
