@@ -24,6 +24,7 @@ import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import { checkRenames, suggestRenames } from './migrate/renames.js';
 import type { BuildOptions } from './options.js';
 import { formatModelError, type ModelError } from './validate/model-error.js';
+import { communityPluginSettings } from './ir/community-plugins.js';
 import { checkModels } from './validate/validate.js';
 import { checkOutput, type StaleFile } from './write/check.js';
 import { HandEditsError, type HandEdit } from './write/hand-edits.js';
@@ -63,6 +64,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const ir = buildIr(models, options.provider);
   // Names the database would cut into one (PostgreSQL's 63 bytes): refused like a model error.
   if (ir.databaseNames?.errors.length) return { ok: false, errors: ir.databaseNames.errors, input };
+  const pluginErrors = communityPluginSettings(ir).errors;
+  if (pluginErrors.length > 0) return { ok: false, errors: pluginErrors, input };
   // src/extensions/graphql.ts is the GraphQL plugin's: read only when the project installs it.
   const graphql = ir.plugins.graphql ? await loadGraphqlInputs(options.outDir) : defaultGraphqlInputs;
   const files = emitAll(ir, { name: options.name ?? packageName(options.outDir), graphql, userCode });

@@ -7,6 +7,8 @@ import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
 import { versionOf } from './versions.js';
 import { seedEnvVariables, seedProjectConfig, seedView } from './config-seed.js';
+import { communityPluginSettings } from '../../ir/community-plugins.js';
+import { communityPluginsSection } from './community-plugins.js';
 
 export const defaultDatabaseUrl = 'file:./data/data.db';
 
@@ -48,7 +50,7 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
       i18n: ir.contentTypes.some((ct) => ct.localized) ? { locales: ir.i18n.locales.map((l) => `\`${l.code}\``).join(', '), defaultLocale: ir.i18n.defaultLocale } : undefined,
     }),
   );
-  files.add('src/config.ts', render('user/config.ts.hbs', { ...view, seed: seedView(seed) }), 'user');
+  files.add('src/config.ts', render('user/config.ts.hbs', { ...view, seed: seedView(seed), communityPlugins: communityPluginsSection(communityPluginSettings(ir).settings) }), 'user');
   files.add('src/email.ts', render('user/email.ts.hbs', view), 'user');
   files.add('prisma/migrations/migration_lock.toml', `# Prisma reads this file; keep it in version control.\nprovider = "${ir.provider}"\n`);
   return files;

@@ -11,6 +11,7 @@ import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMe
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulateCached } from '../populate/cache.js';
 import type { PopulateTree } from '../populate/parse.js';
+import type { PopulateDeepOptions } from '../populate/deep.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
@@ -34,6 +35,8 @@ export interface PopulateLimits {
   readonly maxDepth: number;
   /** Entries one populated to-many field may hold per entry. */
   readonly maxRelationEntries: number;
+  /** strapi-plugin-populate-deep's `populate=deep[,N]` (populate/deep.ts); absent: not installed. */
+  readonly deep?: PopulateDeepOptions;
 }
 
 export interface EntityServiceOptions {
@@ -243,6 +246,7 @@ export class EntityService {
     return parsePopulateCached(this.meta, query['populate'], {
       registry: this.options.registry,
       maxDepth: this.options.populate.maxDepth,
+      ...(this.options.populate.deep ? { deep: this.options.populate.deep } : {}),
       ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
     });
   }

@@ -9,6 +9,7 @@
  */
 import { ValidationError } from '../errors.js';
 import { allOfComponent, parseComponentQuery, type ComponentQuery } from './component-query.js';
+import { deepPopulate, deepRequest, type PopulateDeepOptions } from './deep.js';
 import type {
   ComponentFieldMeta,
   ComponentMeta,
@@ -57,6 +58,11 @@ export interface PopulateOptions {
   readonly maxDepth: number;
   /** May the caller `find` this content type? Targets it may not are not populated. */
   readonly canFind?: (uid: string) => boolean;
+  /**
+   * strapi-plugin-populate-deep is installed: `populate=deep[,N]` at the top of a read
+   * populates the whole model N levels down (populate/deep.ts), within `maxDepth`.
+   */
+  readonly deep?: PopulateDeepOptions;
 }
 
 type Owner = ContentTypeMeta | ComponentMeta;
@@ -68,6 +74,15 @@ const falsy = new Set(['false', 'f', '0']);
 
 export function parsePopulate(owner: Owner, raw: unknown, options: PopulateOptions, depth = 1): PopulateTree {
   if (raw === undefined || raw === null || raw === '') return emptyTree;
+  if (depth === 1 && options.deep && 'table' in owner) {
+    const levels = deepRequest(raw, options.deep);
+    if (levels !== undefined) {
+      // Deeper than the populate limit allows is cut there, not refused: the request did not spell it.
+      const built = deepPopulate(owner, Math.min(levels, options.maxDepth + 1), options.registry, options.deep);
+      const { deep: _deep, ...plain } = options;
+      return built ? parsePopulate(owner, built, plain, 1) : emptyTree;
+    }
+  }
   const tree = new Map<string, PopulateNode>();
   const add = (name: string, spec: unknown) => {
     const field = owner.fields[name];
