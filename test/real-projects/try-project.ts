@@ -314,14 +314,15 @@ try {
     const p = `/api/${plural}`;
     let created = await call('POST', p, { data: entryOf(c.schema, 0, true) }, `create ${c.uid}`);
     if (created.status === 400) created = await call('POST', p, { data: entryOf(c.schema, 0, false) }, `create ${c.uid} (required only)`);
-    const id = created.json?.data?.id as number | undefined;
+    const id = (created.json?.data?.id ?? created.json?.id) as number | undefined; // strapi-plugin-transformer answers without data
     const list = await call('GET', `${p}?populate=*`, undefined, `list ${c.uid}`);
     let one = 0, filtered = 0;
     if (id !== undefined) {
       one = (await call('GET', `${p}/${id}?populate=*`, undefined, `findOne ${c.uid}`)).status;
       const f = await call('GET', `${p}?filters[id][$eq]=${id}&populate=*`, undefined, `filter ${c.uid}`);
       filtered = f.status;
-      if (f.status === 200 && !(Array.isArray(f.json?.data) && f.json.data.some((e: any) => e.id === id))) clientWarnings.push(`filter ${c.uid}: entry ${id} not in the answer`);
+      const rows: any[] = Array.isArray(f.json?.data) ? f.json.data : Array.isArray(f.json) ? f.json : [];
+      if (f.status === 200 && !rows.some((e: any) => e.id === id)) clientWarnings.push(`filter ${c.uid}: entry ${id} not in the answer`);
     }
     perType[c.uid] = [created.status, list.status, one, filtered].join('/');
   }
