@@ -176,7 +176,7 @@ async function stop() {
   for (let i = 0; i < 50 && exited === null; i++) await sleep(200);
   if (exited === null) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 }
-process.on('SIGINT', () => { void stop().then(() => process.exit(130)); });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void stop().then(() => process.exit(130)); });
 {
   const t = Date.now();
   let up = false;
