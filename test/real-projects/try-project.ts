@@ -325,6 +325,8 @@ try {
       if (f.status === 200 && !rows.some((e: any) => e.id === id)) clientWarnings.push(`filter ${c.uid}: entry ${id} not in the answer`);
     }
     perType[c.uid] = [created.status, list.status, one, filtered].join('/');
+    if (result.shape === undefined && created.status === 200) result.shape = created.json?.data?.attributes ? 'data.attributes' : created.json?.data ? 'data (no attributes)' : 'flat';
+    if ('strapi-plugin-populate-deep' in deps && result.populateDeep === undefined) result.populateDeep = (await call('GET', `${p}?populate=deep`, undefined, `populate=deep ${c.uid}`)).status;
   }
   for (const c of singles) {
     const p = `/api/${c.schema.info?.singularName ?? ''}`;
