@@ -4,6 +4,7 @@
  *
  *   npx tsx test/real-projects/try-project.ts <project-root> [--name N] [--work /tmp/cg-try]
  *       [--modules-from DIR] [--build-only] [--keep]
+ *       [--skip-plain] [--link-modules]
  *
  * Steps, each recorded in the one-line JSON result printed last (also appended to
  * <work>/results.jsonl):
@@ -13,7 +14,9 @@
  *            <work>/<name>/server.
  *   install  `npm install` there (only the emitted package.json; with --modules-from DIR, DIR's
  *            node_modules is hard-linked in first when DIR/package.json has the same dependencies, so
- *            npm only checks it and runs the server's postinstall).
+ *            npm only checks it and runs the server's postinstall; --link-modules runs only that
+ *            postinstall, to save time when many projects are tried).
+ *   (--skip-plain leaves out the first build, when a --build-only run already recorded it.)
  *   start    `npm start` with PORT/HOST/JWT_SECRET/API_TOKEN_SALT; waits for `GET /_health` 204.
  *   client   register a user (required custom user attributes filled in), then for each
  *            collection type: create one entry from its schema (required fields plus optional
@@ -112,7 +115,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------- 1. build the project as it is ----------
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-{
+if (flag('--skip-plain')) result.built = 'with permissions.json only';
+else {
   const t = Date.now();
   const r = run(process.execPath, [cli, 'build', project, '-o', path.join(dir, 'plain')], repoRoot, 300_000);
   writeFileSync(path.join(dir, 'build.log'), r.out);
@@ -150,7 +154,11 @@ const server = path.join(dir, 'server');
       result.modulesReused = true;
     }
   }
-  const r = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], server, 1_200_000);
+  // --link-modules: with the hard-linked node_modules in place, only the server's own postinstall runs.
+  const r = result.modulesReused && flag('--link-modules')
+    ? run('npm', ['run', 'postinstall'], server, 600_000)
+    : run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], server, 1_200_000);
+  if (result.modulesReused && flag('--link-modules')) result.modulesReused = 'linked, postinstall only';
   writeFileSync(path.join(dir, 'install.log'), r.out);
   result.installMs = Date.now() - t;
   result.installed = r.code === 0;
@@ -225,6 +233,11 @@ async function call(method: string, url: string, body?: unknown, what = `${metho
 }
 
 function str(a: Attr, unique: boolean): string {
+  if (a.regex) {
+    const n = ++counter;
+    const candidates = [`value${n}`, `${1000000000 + n}`, `+1${2000000000 + n}`, `v${n}@example.com`, `https://example.com/${n}`, `#${(0x100000 + n).toString(16).slice(-6)}`, `V${n}`, `v-${n}`];
+    try { const re = new RegExp(a.regex); const hit = candidates.find((c) => re.test(c)); if (hit) return hit; } catch { /* Strapi would refuse it too */ }
+  }
   let s = unique ? `v${++counter}x${Date.now() % 100000}` : 'value';
   if (a.minLength && s.length < a.minLength) s = s.padEnd(a.minLength, 'x');
   if (a.maxLength && s.length > a.maxLength) s = s.slice(0, a.maxLength);
