@@ -206,6 +206,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void s
 let counter = 0;
 let jwt = '';
 let uploadedId: number | undefined;
+let uploadedTextId: number | undefined;
 const stats = { requests: 0, s5xx: 0, s4xx: 0 };
 async function call(method: string, url: string, body?: unknown, what = `${method} ${url}`): Promise<{ status: number; json: any }> {
   stats.requests++;
@@ -268,7 +269,10 @@ function valueOf(a: Attr, depth: number, all: boolean): unknown {
     case 'json': return { survey: true };
     case 'blocks': return [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }];
     case 'enumeration': return a.enum?.[0];
-    case 'media': return a.required && uploadedId !== undefined ? (a.multiple ? [uploadedId] : uploadedId) : undefined;
+    case 'media': {
+      const file = a.allowedTypes?.length && !a.allowedTypes.includes('images') && a.allowedTypes.includes('files') ? uploadedTextId : uploadedId;
+      return a.required && file !== undefined ? (a.multiple ? [file] : file) : undefined;
+    }
     case 'relation': return undefined;
     case 'component': {
       if (!a.required && !(a.min && a.min > 0) && !(all && depth === 0)) return undefined;
@@ -311,13 +315,15 @@ try {
 
   // a file for required media
   if ([...contentTypes.map((c) => c.schema)].some((s) => needsMedia(s))) {
-    const form = new FormData();
-    form.append('files', new Blob([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')], { type: 'image/png' }), 'survey.png');
     try {
+    for (const [blob, fileName] of [[new Blob([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')], { type: 'image/png' }), 'survey.png'], [new Blob(['survey'], { type: 'application/pdf' }), 'survey.pdf']] as const) {
+      const form = new FormData();
+      form.append('files', blob, fileName);
       const r = await fetch(`${base}/api/upload`, { method: 'POST', body: form, headers: jwt ? { authorization: `Bearer ${jwt}` } : {}, signal: AbortSignal.timeout(30_000) });
       const j = (await r.json().catch(() => undefined)) as any;
-      if (r.status === 201 || r.status === 200) uploadedId = j?.[0]?.id;
-      else clientWarnings.push(`upload for required media: ${r.status} ${JSON.stringify(j?.error ?? j).slice(0, 200)}`);
+      if (r.status === 201 || r.status === 200) { if (fileName.endsWith('.png')) uploadedId = j?.[0]?.id; else uploadedTextId = j?.[0]?.id; }
+      else clientWarnings.push(`upload ${fileName} for required media: ${r.status} ${JSON.stringify(j?.error ?? j).slice(0, 200)}`);
+    }
     } catch (e) { clientWarnings.push(`upload: ${(e as Error).message}`); }
   }
 
