@@ -373,6 +373,10 @@ try {
     const r = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' }).catch(() => undefined);
     result.graphql = `not installed; POST /graphql answers ${r?.status}`;
   }
+  // what answers for plugins the project does or does not install (Strapi: 404 without the plugin)
+  const status = async (u: string) => (await fetch(`${base}${u}`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined))?.status;
+  result.i18nLocales = `${'@strapi/plugin-i18n' in deps ? 'installed' : 'not installed'}: GET /api/i18n/locales ${await status('/api/i18n/locales')}`;
+  result.documentation = `${'@strapi/plugin-documentation' in deps ? 'installed' : 'not installed'}: GET /documentation ${await status('/documentation')}`;
 } catch (e) {
   clientErrors.push(`client crashed: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
 }
