@@ -28,6 +28,7 @@ import { allowedMethods } from './http/methods.js';
 import { serverTiming } from './http/server-timing.js';
 import { buildStack, defaultStack } from './http/stack.js';
 import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
+import { transformer, transformsRoute, type TransformerTarget } from './rest/transformer.js';
 import type { UploadPlugin } from './upload/index.js';
 import type { Outbox } from './webhooks/index.js';
 import { i18nRoutes } from './i18n/locales.js';
@@ -78,6 +79,16 @@ export function buildApp(options: AppOptions): App {
   const extensions = options.extensions ?? Extensions.none(options.registry);
   const tools = { app: app as Koa };
 
+  // The community plugins, when installed (src/config.ts): populate=deep, and the transformer's middleware.
+  const { populateDeep } = config.plugins;
+  const populate = populateDeep.enabled
+    ? { ...config.api.rest.populate, deep: { defaultDepth: populateDeep.defaultDepth, skipCreatorFields: populateDeep.skipCreatorFields } }
+    : config.api.rest.populate;
+  const transform = transformer(config.plugins.transformer);
+  const transforming = (target: TransformerTarget, method: string): Koa.Middleware[] =>
+    transformsRoute(config.plugins.transformer, target, method) ? [transform as Koa.Middleware] : [];
+  const contentTypeUids = new Set(options.registry.contentTypes.keys());
+
   const services = new Map<string, EntityService>();
   const serviceFor = (meta: ContentTypeMeta): EntityService => {
     let service = services.get(meta.uid);
@@ -86,7 +97,7 @@ export function buildApp(options: AppOptions): App {
         db,
         registry: options.registry,
         limits: config.api.rest,
-        populate: config.api.rest.populate,
+        populate,
         hashPassword: (plain) => auth.passwords.hash(plain),
         ...(options.events ? { events: options.events } : {}),
       });
@@ -99,9 +110,9 @@ export function buildApp(options: AppOptions): App {
   for (const route of auth.routes) {
     const guard = auth.authenticator.guard(route.action);
     const limit = route.rateLimited ? [auth.rateLimiter.middleware(route.rateLimitTarget ?? (() => undefined))] : [];
-    router.register(route.path, [route.method], [guard, ...limit, route.handler]);
+    router.register(route.path, [route.method], [guard, ...limit, ...transforming({ kind: 'plugin', id: 'users-permissions' }, route.method), route.handler]);
   }
-  const mount = (route: Route, routeConfig: RouteConfig | undefined, where: string) => {
+  const mount = (route: Route, routeConfig: RouteConfig | undefined, where: string, target: TransformerTarget) => {
     const service = serviceFor(route.meta);
     const policies = resolvePolicies(routeConfig?.policies, extensions.policies, `${where}.policies`);
     const middlewares = resolveMiddlewares(routeConfig?.middlewares, extensions.middlewares, tools, `${where}.middlewares`);
@@ -112,6 +123,7 @@ export function buildApp(options: AppOptions): App {
         await next();
       }] : []),
       ...middlewares,
+      ...transforming(target, route.method),
       async function contentRoute(ctx) {
         ctx.state.service = service;
         const { auth: caller } = ctx.state;
@@ -128,19 +140,20 @@ export function buildApp(options: AppOptions): App {
     const core = Object.fromEntries(typeRoutes.map((route) => [actionName(route), route.handler])) as Record<CoreAction, Route['handler']>;
     const controllers: Record<string, Route['handler'] | undefined> = { ...core, ...(api?.controllers?.({ core: core as never }) as Record<string, Route['handler']> | undefined) };
     const meta = typeRoutes[0]!.meta;
+    const target: TransformerTarget = meta.plugin ? { kind: 'plugin', id: meta.plugin } : { kind: 'api', uid, uids: contentTypeUids };
     for (const custom of api?.routes?.custom ?? []) {
       const handler = controllers[custom.handler];
       if (!handler) throw new Error(`${where}: custom route ${custom.method} ${custom.path} names handler "${custom.handler}", which controllers does not define`);
-      mount({ method: custom.method, path: custom.path, meta, action: `${uid}.${custom.handler}`, handler }, custom.config, `${where} ${custom.method} ${custom.path}`);
+      mount({ method: custom.method, path: custom.path, meta, action: `${uid}.${custom.handler}`, handler }, custom.config, `${where} ${custom.method} ${custom.path}`, target);
     }
     for (const route of typeRoutes) {
       const name = actionName(route) as CoreAction;
       if (api?.routes?.except?.includes(name)) continue;
-      mount({ ...route, handler: controllers[name]! }, api?.routes?.config?.[name], `${where}.config.${name}`);
+      mount({ ...route, handler: controllers[name]! }, api?.routes?.config?.[name], `${where}.config.${name}`, target);
     }
   }
-  for (const route of options.upload?.routes ?? []) mount(route, undefined, 'upload');
-  for (const route of i18nRoutes(options.registry, db)) mount(route, undefined, 'i18n');
+  for (const route of options.upload?.routes ?? []) mount(route, undefined, 'upload', { kind: 'plugin', id: 'upload' });
+  for (const route of i18nRoutes(options.registry, db)) mount(route, undefined, 'i18n', { kind: 'plugin', id: 'i18n' });
 
   const log = options.log ?? ((err: unknown) => console.error(err));
   const core = {

@@ -6,6 +6,7 @@
  */
 import type { UploadUserConfig } from './upload/config.js';
 import type { StackEntry } from './http/stack.js';
+import type { ParameterizedContext } from 'koa';
 import { resolveWebhooksConfig, type WebhooksConfig, type WebhooksUserConfig } from './webhooks/config.js';
 
 export interface ServerConfig {
@@ -56,6 +57,10 @@ export interface ServerConfig {
     graphql: GraphqlConfig;
     /** The REST API's documentation: openapi.json and Swagger UI at /documentation (http/documentation.ts). */
     documentation: DocumentationConfig;
+    /** The community plugin strapi-plugin-populate-deep: `populate=deep[,N]` (populate/deep.ts). */
+    populateDeep: PopulateDeepConfig;
+    /** The community plugin strapi-plugin-transformer: flattened REST answers (rest/transformer.ts). */
+    transformer: TransformerConfig;
   };
   /** Webhooks: Strapi's `webhooks.defaultHeaders`, the webhooks themselves and their delivery (webhooks/config.ts). */
   webhooks: WebhooksConfig;
@@ -66,6 +71,50 @@ export interface DocumentationConfig {
   path: string;
   /** Serve it in production too (it is on elsewhere), like the GraphQL playground's `playgroundAlways`. */
   servedInProduction: boolean;
+}
+
+/**
+ * strapi-plugin-populate-deep's settings (Strapi's config/plugins.js →
+ * `'strapi-plugin-populate-deep'.config`). Off unless the project installs the plugin:
+ * `contentgen build` then writes `enabled: true` into src/config.ts.
+ */
+export interface PopulateDeepConfig {
+  enabled: boolean;
+  /** Levels of `populate=deep` without a number (the plugin's default: 5). */
+  defaultDepth: number;
+  /** Leave out createdBy/updatedBy (the plugin's default: true). */
+  skipCreatorFields: boolean;
+}
+
+/** Per content type (uid) or plugin (id): true/false, or true/false per HTTP method (`{ GET: true }`). */
+export type TransformerFilter = Record<string, boolean | Record<string, boolean>>;
+
+/**
+ * strapi-plugin-transformer's settings (Strapi's config/plugins.js → `transformer.config`),
+ * under its names. Off unless the project installs the plugin: `contentgen build` then writes
+ * `enabled: true` and the project's settings into src/config.ts.
+ */
+export interface TransformerConfig {
+  enabled: boolean;
+  responseTransforms: {
+    /** `{ id, attributes: { title } }` → `{ id, title }`, at every level. */
+    removeAttributesKey: boolean;
+    /** `author: { data: {…} }` → `author: {…}` (the answer's own `data` stays). */
+    removeDataKey: boolean;
+  };
+  requestTransforms: {
+    /** POST/PUT bodies are wrapped in `{ data: … }` unless they already are exactly that. */
+    wrapBodyWithDataKey: boolean;
+  };
+  /** Called with the Koa context before and after the answer is transformed. */
+  hooks: {
+    preResponseTransform?: (ctx: ParameterizedContext) => void;
+    postResponseTransform?: (ctx: ParameterizedContext) => void;
+  };
+  /** Which content types' routes are transformed: all of them without `mode` or `uids`. */
+  contentTypeFilter: { mode?: 'allow' | 'deny'; uids: TransformerFilter };
+  /** Which plugins' routes are transformed (users-permissions, upload, i18n): none unless listed. */
+  plugins: { mode?: 'allow' | 'deny'; ids: TransformerFilter };
 }
 
 /** Strapi's `graphql.config` keys, with contentgen's limits. */
@@ -174,9 +223,23 @@ export const defaultConfig: ServerConfig = {
       populate: { maxDepth: 5, maxRelationEntries: 100 },
     },
   },
-  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig(), documentation: { path: '/documentation', servedInProduction: false } },
+  plugins: { 'users-permissions': defaultUsersPermissionsConfig, upload: {}, graphql: defaultGraphqlConfig(), documentation: { path: '/documentation', servedInProduction: false },
+    populateDeep: { enabled: false, defaultDepth: 5, skipCreatorFields: true },
+    transformer: defaultTransformerConfig(),
+  },
   webhooks: resolveWebhooksConfig(),
 };
+
+export function defaultTransformerConfig(): TransformerConfig {
+  return {
+    enabled: false,
+    responseTransforms: { removeAttributesKey: false, removeDataKey: false },
+    requestTransforms: { wrapBodyWithDataKey: false },
+    hooks: {},
+    contentTypeFilter: { uids: {} },
+    plugins: { ids: {} },
+  };
+}
 
 export function defaultGraphqlConfig(): GraphqlConfig {
   return {
@@ -228,9 +291,53 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
       upload: (user.plugins?.upload ?? {}) as UploadUserConfig,
       graphql: resolveGraphqlConfig(user.plugins?.graphql ?? {}),
       documentation: resolveDocumentationConfig(user.plugins?.documentation ?? {}),
+      populateDeep: resolvePopulateDeepConfig(user.plugins?.populateDeep ?? {}),
+      transformer: resolveTransformerConfig((user.plugins?.transformer ?? {}) as Partial<TransformerConfig>),
     },
     webhooks: resolveWebhooksConfig(user.webhooks),
   };
+}
+
+export function resolvePopulateDeepConfig(user: Partial<PopulateDeepConfig>): PopulateDeepConfig {
+  const config = { ...defaultConfig.plugins.populateDeep, ...user };
+  const at = (key: string) => `config plugins.populateDeep.${key}`;
+  if (typeof config.enabled !== 'boolean') throw new Error(`${at('enabled')} must be true or false`);
+  if (typeof config.skipCreatorFields !== 'boolean') throw new Error(`${at('skipCreatorFields')} must be true or false`);
+  if (!Number.isInteger(config.defaultDepth) || config.defaultDepth < 0) throw new Error(`${at('defaultDepth')} must be a whole number, got ${String(config.defaultDepth)}`);
+  return config;
+}
+
+export function resolveTransformerConfig(user: Partial<TransformerConfig>): TransformerConfig {
+  const d = defaultTransformerConfig();
+  const config: TransformerConfig = {
+    enabled: user.enabled ?? d.enabled,
+    responseTransforms: { ...d.responseTransforms, ...user.responseTransforms },
+    requestTransforms: { ...d.requestTransforms, ...user.requestTransforms },
+    hooks: { ...user.hooks },
+    contentTypeFilter: { ...d.contentTypeFilter, ...user.contentTypeFilter },
+    plugins: { ...d.plugins, ...user.plugins },
+  };
+  const at = (key: string) => `config plugins.transformer.${key}`;
+  const flags = [
+    ['enabled', config.enabled],
+    ['responseTransforms.removeAttributesKey', config.responseTransforms.removeAttributesKey],
+    ['responseTransforms.removeDataKey', config.responseTransforms.removeDataKey],
+    ['requestTransforms.wrapBodyWithDataKey', config.requestTransforms.wrapBodyWithDataKey],
+  ] as const;
+  for (const [key, value] of flags) if (typeof value !== 'boolean') throw new Error(`${at(key)} must be true or false`);
+  for (const key of ['preResponseTransform', 'postResponseTransform'] as const) {
+    const hook = config.hooks[key];
+    if (hook !== undefined && typeof hook !== 'function') throw new Error(`${at(`hooks.${key}`)} must be a function`);
+  }
+  const filters = [
+    ['contentTypeFilter', config.contentTypeFilter.mode, config.contentTypeFilter.uids, 'uids'],
+    ['plugins', config.plugins.mode, config.plugins.ids, 'ids'],
+  ] as const;
+  for (const [name, mode, values, valuesKey] of filters) {
+    if (mode !== undefined && mode !== 'allow' && mode !== 'deny') throw new Error(`${at(`${name}.mode`)} must be 'allow' or 'deny'`);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error(`${at(`${name}.${valuesKey}`)} must be an object`);
+  }
+  return config;
 }
 
 function resolveDocumentationConfig(user: DeepPartial<DocumentationConfig>): DocumentationConfig {

@@ -35,6 +35,8 @@ export type Dialect = 'sqlite' | 'postgresql' | 'mysql';
 export interface ScalarFieldMeta {
   readonly kind: 'scalar';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly type: ScalarType;
   /** Database column name (snake_case of the attribute name, like Strapi). */
   readonly column: string;
@@ -88,6 +90,8 @@ export interface LinkMeta {
 export interface RelationFieldMeta {
   readonly kind: 'relation';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly relation: RelationKind;
   /** Target content-type uid, e.g. `api::author.author`. */
   readonly target: string;
@@ -104,9 +108,42 @@ export interface RelationFieldMeta {
   readonly private?: boolean;
 }
 
+/** Strapi v4's polymorphic relation kinds. */
+export type MorphKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
+
+/**
+ * A polymorphic relation (entity/morph.ts). morphToOne keeps `{type uid, id}` in two columns
+ * of the type's table; morphToMany keeps ordered `{type uid, id}` rows in its morph table;
+ * morphOne/morphMany read, from their `target` type's morphTo field `morphBy`, the rows that
+ * point at this entry and carry this field's name.
+ */
+export interface MorphFieldMeta {
+  readonly kind: 'morph';
+  readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
+  readonly relation: MorphKind;
+  readonly toMany: boolean;
+  readonly target?: string;
+  readonly morphBy?: string;
+  /** morphToOne: the owner table's columns. */
+  readonly columns?: { readonly id: string; readonly type: string };
+  /** morphToMany: `<table>_<attr>_morphs`. */
+  readonly morphTable?: {
+    readonly table: string;
+    readonly ownerColumn: string;
+    readonly idColumn: string;
+    readonly typeColumn: string;
+  };
+  readonly required?: boolean;
+  readonly private?: boolean;
+}
+
 export interface MediaFieldMeta {
   readonly kind: 'media';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly multiple: boolean;
   readonly allowedTypes?: readonly string[];
   /** Absent inside components: their media are file ids in the component's JSON. */
@@ -117,6 +154,8 @@ export interface MediaFieldMeta {
 export interface ComponentFieldMeta {
   readonly kind: 'component';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   /** Component uid, e.g. `shared.seo`. */
   readonly component: string;
   readonly repeatable: boolean;
@@ -131,6 +170,8 @@ export interface ComponentFieldMeta {
 export interface DynamicZoneFieldMeta {
   readonly kind: 'dynamiczone';
   readonly name: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL name cannot be given); REST serves it. */
+  readonly graphql?: false;
   readonly components: readonly string[];
   /** JSON column holding the array of `{ __component, ...fields }` items. */
   readonly column: string;
@@ -143,6 +184,7 @@ export interface DynamicZoneFieldMeta {
 export type FieldMeta =
   | ScalarFieldMeta
   | RelationFieldMeta
+  | MorphFieldMeta
   | MediaFieldMeta
   | ComponentFieldMeta
   | DynamicZoneFieldMeta;
@@ -167,6 +209,8 @@ export interface ContentTypeMeta {
    */
   readonly localized?: boolean;
   readonly sharedAttributes?: readonly string[];
+  /** Left out of the GraphQL schema (its Strapi GraphQL names clash); REST serves it. */
+  readonly graphql?: false;
   /**
    * Every field in declaration order: `id` first, then the model's attributes, then
    * createdAt, updatedAt and (with draft & publish) publishedAt (then localizations, locale).
@@ -177,6 +221,8 @@ export interface ContentTypeMeta {
 export interface ComponentMeta {
   /** `<category>.<name>` */
   readonly uid: string;
+  /** Left out of the GraphQL schema (its Strapi GraphQL names clash). */
+  readonly graphql?: false;
   /** Every field in declaration order, `id` first. */
   readonly fields: Readonly<Record<string, FieldMeta>>;
 }
@@ -185,6 +231,8 @@ export interface ComponentMeta {
 export interface Registry {
   readonly contentTypes: ReadonlyMap<string, ContentTypeMeta>;
   readonly components: ReadonlyMap<string, ComponentMeta>;
+  /** In the GraphQL view of a registry (graphql/exclusions.ts): the uids and `uid.field`s it left out. */
+  readonly graphqlLeftOut?: ReadonlySet<string>;
   /** The i18n plugin's locales (locales.json); absent: English alone, as a fresh Strapi. */
   readonly i18n?: I18nSettings;
 }

@@ -98,6 +98,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     config: config.plugins['users-permissions'],
     sendMail: options.sendMail ?? logMailSender,
     confirmationUrl: () => `${publicUrl}${config.api.rest.prefix}/auth/email-confirmation`,
+    ...(config.plugins.populateDeep.enabled
+      ? { populateDeep: { defaultDepth: config.plugins.populateDeep.defaultDepth, skipCreatorFields: config.plugins.populateDeep.skipCreatorFields } }
+      : {}),
   });
   const synced = await auth.sync();
   if (synced.createdRoles.length || synced.deletedRoles.length || synced.added || synced.removed) {

@@ -37,6 +37,16 @@ export interface ModelShape {
     readonly zones: {
         readonly [name: string]: string;
     };
+    /**
+     * Polymorphic relations (only when the type has some): morphToOne/morphToMany link entries
+     * of any type (no target); morphOne/morphMany answer like relations to their target.
+     */
+    readonly morphs?: {
+        readonly [name: string]: {
+            readonly many: boolean;
+            readonly target?: string;
+        };
+    };
 }
 export type Registry = {
     readonly [uid: string]: ModelShape;
@@ -51,7 +61,9 @@ type Scalar<R extends Registry, U> = Keys<Model<R, U>['scalars']>;
 type Relation<R extends Registry, U> = Keys<Model<R, U>['relations']>;
 type ComponentField<R extends Registry, U> = Keys<Model<R, U>['components']>;
 type Zone<R extends Registry, U> = Keys<Model<R, U>['zones']>;
-type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U>;
+type Morphs<R extends Registry, U> = NonNullable<Model<R, U>['morphs']>;
+type MorphField<R extends Registry, U> = Keys<Morphs<R, U>>;
+type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U> | MorphField<R, U>;
 type ValueOf<G extends ScalarGroup> = G extends 'number' ? number | string : G extends 'boolean' ? boolean : G extends 'json' ? unknown : string;
 interface EqualityOperators<V> {
     $eq?: V | null;
@@ -143,7 +155,7 @@ export interface ZoneQuery<R extends Registry, Cs extends string> {
         [C in Cs]?: true | ComponentQuery<R, C>;
     };
 }
-type PopulateValue<R extends Registry, U, K> = boolean | '*' | (K extends Relation<R, U> ? TargetQuery<R, Model<R, U>['relations'][K]['target']> : K extends ComponentField<R, U> ? ComponentQuery<R, Model<R, U>['components'][K]['component']> : K extends Zone<R, U> ? ZoneQuery<R, Model<R, U>['zones'][K]> : never);
+type PopulateValue<R extends Registry, U, K> = boolean | '*' | (K extends Relation<R, U> ? TargetQuery<R, Model<R, U>['relations'][K]['target']> : K extends ComponentField<R, U> ? ComponentQuery<R, Model<R, U>['components'][K]['component']> : K extends Zone<R, U> ? ZoneQuery<R, Model<R, U>['zones'][K]> : K extends MorphField<R, U> ? true : never);
 /**
  * `populate`: `'*'`, a name, a dotted path (`'author.avatar'`), a list of them, or an object
  * naming each relation, media field, component or zone with `true` or its own query.
@@ -228,8 +240,32 @@ type ZoneItemQuery<S, C> = S extends {
 type ZoneResult<R extends Registry, Cs, S, F extends Shape> = Array<ZoneComponents<S, Cs> extends infer C ? (C extends string ? Simplify<{
     __component: C;
 } & ComponentOf<R, C, ZoneItemQuery<S, C>, F>> : never) : never>;
+/** Content types of the registry (components have no `::` in their uid). */
+type ContentTypeUid<R extends Registry> = Extract<keyof R, `${string}::${string}`>;
+/** An entry a morphToMany links: its type's uid, id and scalars, without Strapi's envelope. */
+export type MorphItem<R extends Registry> = {
+    [T in ContentTypeUid<R>]: Simplify<{
+        __type: T;
+        id: number;
+    } & ScalarsOf<R, T, {}>>;
+}[ContentTypeUid<R>];
+/** The entry a morphToOne links (Strapi answers it without `__type`). */
+export type MorphOneItem<R extends Registry> = {
+    [T in ContentTypeUid<R>]: Simplify<{
+        id: number;
+    } & ScalarsOf<R, T, {}>>;
+}[ContentTypeUid<R>];
+type MorphResult<R extends Registry, M, F extends Shape> = M extends {
+    target: infer T;
+    many: infer Many;
+} ? RelationResult<R, {
+    target: T;
+    many: Many;
+}, {}, F> : M extends {
+    many: true;
+} ? MorphItem<R>[] | undefined : MorphOneItem<R> | null;
 type PopulatedOf<R extends Registry, U, Q, F extends Shape> = PopulateMap<R, U, PopulateOf<Q>> extends infer PM ? {
-    [K in Extract<keyof PM, Populatable<R, U>>]: K extends Relation<R, U> ? RelationResult<R, Model<R, U>['relations'][K], PM[K], F> : K extends ComponentField<R, U> ? ComponentResult<R, Model<R, U>['components'][K], PM[K], F> : K extends Zone<R, U> ? ZoneResult<R, Model<R, U>['zones'][K], PM[K], F> : never;
+    [K in Extract<keyof PM, Populatable<R, U>>]: K extends Relation<R, U> ? RelationResult<R, Model<R, U>['relations'][K], PM[K], F> : K extends ComponentField<R, U> ? ComponentResult<R, Model<R, U>['components'][K], PM[K], F> : K extends Zone<R, U> ? ZoneResult<R, Model<R, U>['zones'][K], PM[K], F> : K extends MorphField<R, U> ? MorphResult<R, Morphs<R, U>[K], F> : never;
 } : never;
 /** A content type's attributes as a query with `fields` and `populate` returns them. */
 export type AttributesOf<R extends Registry, U, Q = {}> = Simplify<ScalarsOf<R, U, Q> & PopulatedOf<R, U, Q, 'envelope'>>;

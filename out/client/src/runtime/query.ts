@@ -25,6 +25,11 @@ export interface ModelShape {
   readonly components: { readonly [name: string]: { readonly component: string; readonly many: boolean } };
   /** Each dynamic zone → the union of its component uids. */
   readonly zones: { readonly [name: string]: string };
+  /**
+   * Polymorphic relations (only when the type has some): morphToOne/morphToMany link entries
+   * of any type (no target); morphOne/morphMany answer like relations to their target.
+   */
+  readonly morphs?: { readonly [name: string]: { readonly many: boolean; readonly target?: string } };
 }
 
 export type Registry = { readonly [uid: string]: ModelShape };
@@ -42,7 +47,9 @@ type Scalar<R extends Registry, U> = Keys<Model<R, U>['scalars']>;
 type Relation<R extends Registry, U> = Keys<Model<R, U>['relations']>;
 type ComponentField<R extends Registry, U> = Keys<Model<R, U>['components']>;
 type Zone<R extends Registry, U> = Keys<Model<R, U>['zones']>;
-type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U>;
+type Morphs<R extends Registry, U> = NonNullable<Model<R, U>['morphs']>;
+type MorphField<R extends Registry, U> = Keys<Morphs<R, U>>;
+type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U> | MorphField<R, U>;
 
 type ValueOf<G extends ScalarGroup> = G extends 'number' ? number | string : G extends 'boolean' ? boolean : G extends 'json' ? unknown : string;
 
@@ -142,7 +149,9 @@ type PopulateValue<R extends Registry, U, K> = boolean | '*' | (K extends Relati
     ? ComponentQuery<R, Model<R, U>['components'][K]['component']>
     : K extends Zone<R, U>
       ? ZoneQuery<R, Model<R, U>['zones'][K]>
-      : never);
+      : K extends MorphField<R, U>
+        ? true
+        : never);
 
 /**
  * `populate`: `'*'`, a name, a dotted path (`'author.avatar'`), a list of them, or an object
@@ -240,6 +249,18 @@ type ZoneResult<R extends Registry, Cs, S, F extends Shape> = Array<
   ZoneComponents<S, Cs> extends infer C ? (C extends string ? Simplify<{ __component: C } & ComponentOf<R, C, ZoneItemQuery<S, C>, F>> : never) : never
 >;
 
+/** Content types of the registry (components have no `::` in their uid). */
+type ContentTypeUid<R extends Registry> = Extract<keyof R, `${string}::${string}`>;
+/** An entry a morphToMany links: its type's uid, id and scalars, without Strapi's envelope. */
+export type MorphItem<R extends Registry> = { [T in ContentTypeUid<R>]: Simplify<{ __type: T; id: number } & ScalarsOf<R, T, {}>> }[ContentTypeUid<R>];
+/** The entry a morphToOne links (Strapi answers it without `__type`). */
+export type MorphOneItem<R extends Registry> = { [T in ContentTypeUid<R>]: Simplify<{ id: number } & ScalarsOf<R, T, {}>> }[ContentTypeUid<R>];
+type MorphResult<R extends Registry, M, F extends Shape> = M extends { target: infer T; many: infer Many }
+  ? RelationResult<R, { target: T; many: Many }, {}, F>
+  : M extends { many: true }
+    ? MorphItem<R>[] | undefined
+    : MorphOneItem<R> | null;
+
 type PopulatedOf<R extends Registry, U, Q, F extends Shape> =
   PopulateMap<R, U, PopulateOf<Q>> extends infer PM
     ? {
@@ -249,7 +270,9 @@ type PopulatedOf<R extends Registry, U, Q, F extends Shape> =
             ? ComponentResult<R, Model<R, U>['components'][K], PM[K], F>
             : K extends Zone<R, U>
               ? ZoneResult<R, Model<R, U>['zones'][K], PM[K], F>
-              : never;
+              : K extends MorphField<R, U>
+                ? MorphResult<R, Morphs<R, U>[K], F>
+                : never;
       }
     : never;
 

@@ -23,6 +23,7 @@ import { syncRoles, type SyncReport } from './sync.js';
 import { UserService } from './users.js';
 
 export type { Auth, AuthState } from './authenticate.js';
+import type { PopulateDeepOptions } from '../populate/deep.js';
 export type { AuthUser } from './store.js';
 export type { ApiToken } from './api-tokens.js';
 export type { PolicyTable } from './policy.js';
@@ -40,6 +41,8 @@ export interface UsersPermissionsOptions {
   /** Where rate-limit counters live; default the database (auth/rate-limit.ts). */
   readonly rateLimitStore?: RateLimitStore;
   readonly log?: (err: unknown) => void;
+  /** strapi-plugin-populate-deep is installed: `GET /api/users?populate=deep[,N]`. */
+  readonly populateDeep?: PopulateDeepOptions;
 }
 
 export interface UsersPermissions {
@@ -68,7 +71,7 @@ export function createUsersPermissions(options: UsersPermissionsOptions): UsersP
   const passwords = new Passwords();
   const jwt = new JwtService(options.secrets.jwtSecret, config.jwt.expiresIn);
   const apiTokens = new ApiTokens(db, options.secrets.apiTokenSalt, policy);
-  const users = new UserService(db, store, options.registry, (plain) => passwords.hash(plain));
+  const users = new UserService(db, store, options.registry, (plain) => passwords.hash(plain), options.populateDeep);
   const authenticator = new Authenticator({ db, policy, store, jwt, apiTokens, requireConfirmed: () => config.advanced.email_confirmation });
   const rateLimiter = new RateLimiter(options.rateLimitStore ?? db, config.ratelimit, Date.now, log);
   const routes = usersPermissionsRoutes({

@@ -15,6 +15,7 @@ import { buildFindOneQuery, buildFindQuery } from '../query/list.js';
 import { SqlBuilder } from '../query/sql.js';
 import { jsonFieldsFor, populateEntries } from '../populate/execute.js';
 import { parsePopulate, type PopulateTree } from '../populate/parse.js';
+import type { PopulateDeepOptions } from '../populate/deep.js';
 import { findActionOf } from '../rest/routes.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import type { UsersPermissionsStore } from './store.js';
@@ -42,6 +43,8 @@ export class UserService {
     private readonly store: UsersPermissionsStore,
     private readonly registry: Registry,
     private readonly hashPassword: (plain: string) => Promise<string>,
+    /** strapi-plugin-populate-deep is installed: `populate=deep[,N]` (populate/deep.ts). */
+    private readonly populateDeep?: PopulateDeepOptions,
   ) {
     this.meta = store.user;
   }
@@ -154,7 +157,12 @@ export class UserService {
 
   /** `populate` like any content type (the shared planner), for the types the caller may `find`. */
   private populateTree(query: Record<string, unknown>, can: Can): PopulateTree {
-    return parsePopulate(this.meta, query['populate'], { registry: this.registry, maxDepth: populateMaxDepth, canFind: (uid) => can(findActionOf(uid)) });
+    return parsePopulate(this.meta, query['populate'], {
+      registry: this.registry,
+      maxDepth: populateMaxDepth,
+      canFind: (uid) => can(findActionOf(uid)),
+      ...(this.populateDeep ? { deep: this.populateDeep } : {}),
+    });
   }
 
   /**

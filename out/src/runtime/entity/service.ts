@@ -8,10 +8,11 @@
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
-import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry } from '../meta.js';
+import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulateCached } from '../populate/cache.js';
 import type { PopulateTree } from '../populate/parse.js';
+import type { PopulateDeepOptions } from '../populate/deep.js';
 import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
@@ -22,6 +23,7 @@ import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
+import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 
 export interface RestLimits {
   readonly defaultLimit: number;
@@ -34,6 +36,8 @@ export interface PopulateLimits {
   readonly maxDepth: number;
   /** Entries one populated to-many field may hold per entry. */
   readonly maxRelationEntries: number;
+  /** strapi-plugin-populate-deep's `populate=deep[,N]` (populate/deep.ts); absent: not installed. */
+  readonly deep?: PopulateDeepOptions;
 }
 
 export interface EntityServiceOptions {
@@ -143,6 +147,7 @@ export class EntityService {
           .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
+        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, created.id, morphInput, true);
         const answer = (await this.readOne(created.id, params.query, access, tx))!;
         await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(created.id, params.query, answer, tx));
         return answer;
@@ -169,6 +174,7 @@ export class EntityService {
           .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
+        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, entryId, morphInput, false);
         const answer = (await this.readOne(entryId, params.query, access, tx))!;
         await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.eventEntry(entryId, params.query, answer, tx), stored.publishedAt != null);
         return answer;
@@ -192,6 +198,7 @@ export class EntityService {
           const compiled = sql.finish(`DELETE FROM ${sql.ident(field.link!.table)} WHERE ${sql.ident(field.link!.ownerColumn)} = ${sql.param(entry.id)}`);
           await tx.execute(compiled.sql, compiled.params);
         }
+        await deleteMorphLinks(tx, this.options.registry, this.meta, entry.id);
         await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
         return entry;
       });
@@ -240,6 +247,7 @@ export class EntityService {
     return parsePopulateCached(this.meta, query['populate'], {
       registry: this.options.registry,
       maxDepth: this.options.populate.maxDepth,
+      ...(this.options.populate.deep ? { deep: this.options.populate.deep } : {}),
       ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
     });
   }
@@ -251,6 +259,7 @@ export class EntityService {
       { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState },
       items,
       tree,
+      this.meta,
     );
     return entries;
   }
@@ -266,7 +275,7 @@ export class EntityService {
     now: Date,
     stored: Record<string, unknown> | null,
     isDraft: boolean,
-  ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][] }> {
+  ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][]; morphs: [MorphFieldMeta, MorphInput][] }> {
     const issues: ValidationIssue[] = [];
     let data: Record<string, unknown> = {};
     try {
@@ -277,6 +286,7 @@ export class EntityService {
     }
     const nested = pickNonScalarInput(this.meta, input);
     const links: [LinkField, RelationInput][] = [];
+    const morphs: [MorphFieldMeta, MorphInput][] = [];
     for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
       if (field.kind === 'scalar') continue;
       const value = nested[field.name];
@@ -291,6 +301,8 @@ export class EntityService {
             stored?.[field.name] ?? null,
           );
           data[field.name] = json === null ? DbNull : prismaJson(json);
+        } else if (field.kind === 'morph') {
+          if (value !== undefined) morphs.push([field, await prepareMorphInput(tx, this.options.registry, field, value)]);
         } else if (value !== undefined && field.link) {
           const relationInput = parseRelationInput(field.name, value);
           const target = this.options.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
@@ -305,7 +317,7 @@ export class EntityService {
       }
     }
     if (issues.length > 0) throw validationErrors(issues);
-    return { data, links };
+    return { data, links, morphs };
   }
 
   private linkFields(): LinkField[] {

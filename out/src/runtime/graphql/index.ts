@@ -34,6 +34,7 @@ import * as naming from './naming.js';
 import { pluginResolvers } from './plugin-resolvers.js';
 import { registerPlugins } from './plugins.js';
 import { shadowCrudResolvers } from './resolvers.js';
+import { graphqlRegistry } from './exclusions.js';
 import { buildContentApiSchema, printContentApiSchema } from './schema.js';
 import { wrapResolvers } from './wrap.js';
 
@@ -115,17 +116,20 @@ export interface GraphqlPluginInstance {
 }
 
 export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPluginInstance {
-  const { registry, db, config, auth } = options;
+  const { db, config, auth } = options;
+  // The data layer reads every type and field; the schema only those it can name.
+  const dataRegistry = options.registry;
+  const registry = graphqlRegistry(dataRegistry);
   const limits = { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit };
   const services = new Map<string, EntityService>();
   const service = (uid: string): EntityService => {
     let found = services.get(uid);
     if (!found) {
-      const meta = registry.contentTypes.get(uid);
+      const meta = dataRegistry.contentTypes.get(uid);
       if (!meta) throw new Error(`GraphQL: no content type ${uid}`);
-      found = (options.extensions ?? Extensions.none(registry)).entityService(meta, {
+      found = (options.extensions ?? Extensions.none(dataRegistry)).entityService(meta, {
         db,
-        registry,
+        registry: dataRegistry,
         limits: { ...limits, withCount: false },
         // Only components are populated by the service (no statement); relations use the loader.
         populate: { maxDepth: 100, maxRelationEntries: Number.MAX_SAFE_INTEGER },
@@ -186,7 +190,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
           },
         }
       : {}),
-    newLoader: () => new RelationLoader({ db, registry, limits }),
+    newLoader: () => new RelationLoader({ db, registry: dataRegistry, limits }),
     log: options.log,
   });
   return { schema, middleware: middleware as Middleware, sdl };

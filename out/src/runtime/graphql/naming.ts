@@ -112,12 +112,33 @@ export const dynamicZoneInputName = (meta: ContentTypeMeta, attribute: string): 
 /** Scalar filter inputs: `StringFilterInput`, `IDFilterInput`, … */
 export const scalarFilterName = (scalar: string): string => `${scalar}FilterInput`;
 
-/** German umlauts and letters NFD does not decompose; everything else loses its diacritics. */
+/**
+ * @sindresorhus/transliterate's replacements (which Strapi's slugify applies before it
+ * strips diacritics) for letters NFD does not decompose: German umlauts, Latin ligatures,
+ * Cyrillic (Russian, Ukrainian, Macedonian) and Greek. `Новый` → `Novyj`, `Ελλάδα` → `Ellada`.
+ */
 const transliterations: Readonly<Record<string, string>> = {
   ß: 'ss', ẞ: 'SS', ä: 'ae', Ä: 'Ae', ö: 'oe', Ö: 'Oe', ü: 'ue', Ü: 'Ue',
   æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ð: 'd', Ð: 'D', đ: 'd', Đ: 'D',
   þ: 'th', Þ: 'TH', ł: 'l', Ł: 'L', ı: 'i',
+  ...letters('АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯЁ', ['A', 'B', 'V', 'G', 'D', 'E', 'Zh', 'Z', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'R', 'S', 'T', 'U', 'F', 'H', 'Cz', 'Ch', 'Sh', 'Shh', '', 'Y', '', 'E', 'Yu', 'Ya', 'Yo']),
+  ...letters('ЄІЇҐЌЉЊ', ['Ye', 'I', 'Yi', 'G', 'Kj', 'Lj', 'Nj']),
+  ...letters('ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩΆΈΊΌΎΉΏΪΫ', ['A', 'B', 'G', 'D', 'E', 'Z', 'I', 'TH', 'I', 'K', 'L', 'M', 'N', 'KS', 'O', 'P', 'R', 'S', 'T', 'Y', 'F', 'X', 'PS', 'O', 'A', 'E', 'I', 'O', 'Y', 'I', 'O', 'I', 'Y']),
+  ...letters('αβγδεζηθικλμνξοπρστυφχψωάέίόύήώςϊΰϋΐ', ['a', 'v', 'g', 'd', 'e', 'z', 'i', 'th', 'i', 'k', 'l', 'm', 'n', 'ks', 'o', 'p', 'r', 's', 't', 'y', 'f', 'x', 'ps', 'o', 'a', 'e', 'i', 'o', 'y', 'i', 'o', 's', 'i', 'y', 'y', 'i']),
 };
+
+/** Upper-case letters and their spellings, with the lower-case pairs for Cyrillic. */
+function letters(chars: string, spellings: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  [...chars].forEach((ch, i) => {
+    const spelling = spellings[i]!;
+    out[ch] = spelling;
+    const lower = ch.toLowerCase();
+    // Greek lower case has its own table (β is v, not b); Cyrillic pairs with its upper case.
+    if (lower !== ch && /[\u0400-\u04ff]/.test(ch)) out[lower] = spelling.toLowerCase();
+  });
+  return out;
+}
 
 /**
  * An enumeration value as a GraphQL enum member, Strapi's `toRegressedEnumValue`
@@ -126,11 +147,23 @@ const transliterations: Readonly<Record<string, string>> = {
  * a digit) gets a leading `_`.
  */
 export function enumValueName(value: string): string {
-  const ascii = [...value.replace(/&/g, ' and ')]
+  const slug = regressedEnumValue(value);
+  return /^[A-Za-z_]/.test(slug) ? slug : `_${slug}`;
+}
+
+/**
+ * Strapi's `toRegressedEnumValue` itself: `''` for a value with no letter or digit it can
+ * spell, `1st` for `1st`. Strapi refuses to start on a content type whose enumeration has a
+ * value this gives no GraphQL name (empty, or a leading digit) or two values one name.
+ */
+export function regressedEnumValue(value: string): string {
+  const ascii = [...value.normalize().replace(/&/g, ' and ')]
     .map((ch) => transliterations[ch] ?? ch)
     .join('')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '');
-  const slug = ascii.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
-  return /^[A-Za-z_]/.test(slug) ? slug : `_${slug}`;
+  return ascii.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
+
+/** A name GraphQL accepts (the spec's Name). */
+export const graphqlNamePattern = /^[_A-Za-z][_0-9A-Za-z]*$/;

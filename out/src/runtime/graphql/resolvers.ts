@@ -11,7 +11,8 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Access, EntityService } from '../entity/service.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
-import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import type { ComponentMeta, ContentTypeMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
+import { readMorphRefs } from '../entity/morph.js';
 import { storedValueOf } from '../populate/execute.js';
 import { findActionOf } from '../rest/routes.js';
 import type { Entry } from '../rest/transform.js';
@@ -36,7 +37,7 @@ import * as naming from './naming.js';
 import { scalarBehaviour, scalarResolvers } from './scalars.js';
 import { Slot } from '../slot.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
-import { morphUnionName } from './sdl.js';
+import { hasMorphToField, morphUnionName } from './sdl.js';
 import { prefetchLinks, type Prefetched, type PrefetchOptions } from './prefetch.js';
 
 export interface ShadowCrudResolverOptions {
@@ -131,6 +132,9 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
         case 'component':
           if (field.repeatable) add(typeName, field.name, repeatableResolver(field.name, registry.components.get(field.component)));
           break;
+        case 'morph':
+          if (naming.isContentType(owner) && (field.relation === 'morphToOne' || field.relation === 'morphToMany')) add(typeName, field.name, morphResolver(owner, field));
+          break;
         case 'dynamiczone':
           if (naming.isContentType(owner)) {
             map[naming.dynamicZoneName(owner, field.name)] = {
@@ -188,11 +192,70 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   }
 
   /**
+   * A morphToOne/morphToMany field (Strapi types it but fails to resolve it): the linked
+   * entries in order, as members of `GenericMorph` (`... on Tag { name }`), read whole through
+   * their type's service (drafts left out, as lists do); types the caller may not `find` are
+   * left out, as Strapi's output sanitizer does.
+   */
+  function morphResolver(owner: ContentTypeMeta, field: MorphFieldMeta): Resolver {
+    /** Entries of one request asking this field, gathered until the next tick: one read for all. */
+    const batches = new WeakMap<GraphqlContext, { ids: number[]; done: Promise<Map<number, Json[]>> }>();
+    const load = (context: GraphqlContext, id: number): Promise<Json[]> => {
+      let batch = batches.get(context);
+      if (!batch) {
+        const ids: number[] = [];
+        const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          batches.delete(context);
+          return readMorphed(context, ids);
+        });
+        batches.set(context, (batch = { ids, done }));
+      }
+      batch.ids.push(id);
+      return batch.done.then((byOwner) => byOwner.get(id) ?? []);
+    };
+    const readMorphed = async (context: GraphqlContext, ownerIds: readonly number[]): Promise<Map<number, Json[]>> => {
+      const refs = await readMorphRefs(options.db, owner, field, ownerIds);
+      const access = accessOf(context);
+      const byType = new Map<string, Set<number>>();
+      for (const ref of [...refs.values()].flat()) if (access.canFind(ref.uid)) byType.set(ref.uid, (byType.get(ref.uid) ?? new Set()).add(ref.id));
+      const found = new Map<string, Json>();
+      for (const [uid, idSet] of byType) {
+        const meta = registry.contentTypes.get(uid);
+        if (!meta) continue;
+        const ids = [...idSet];
+        for (let i = 0; i < ids.length; i += relatedPage) {
+          const page = ids.slice(i, i + relatedPage);
+          const query = { ...readShape(meta, undefined, registry), filters: { id: { $in: page } }, locale: 'all', pagination: { start: 0, limit: page.length, withCount: false } };
+          for (const read of (await options.service(uid).find(query, access)).data) found.set(`${uid}\u0000${read.id}`, entityNode(meta, read).attributes);
+        }
+      }
+      const out = new Map<number, Json[]>();
+      for (const [ownerId, list] of refs) {
+        out.set(ownerId, list.map((ref) => found.get(`${ref.uid}\u0000${ref.id}`)).filter((value): value is Json => value !== undefined));
+      }
+      return out;
+    };
+    return async (parent: Json, _args, context) => {
+      const entry = entryOf.get(parent);
+      if (!entry) return field.toMany ? [] : null;
+      const list = await load(context, entry.id);
+      return field.toMany ? list : (list[0] ?? null);
+    };
+  }
+
+  /**
    * `UploadFile.related` (batched per request, related.ts) and its union `GenericMorph`,
    * whose members are the attributes objects of entries (entityNode marks their type).
    */
   function addRelated(): void {
     const file = registry.contentTypes.get(fileUid);
+    if (!file && !hasMorphToField(registry)) return;
+    map[morphUnionName] = {
+      __resolveType: (value: Json) => {
+        const owner = entryOf.get(value);
+        return owner ? naming.typeName(owner.meta) : undefined;
+      },
+    };
     if (!file) return;
     const loaders = new WeakMap<GraphqlContext, RelatedEntriesLoader>();
     const loaderOf = (context: GraphqlContext) => {
@@ -219,12 +282,6 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       if (!entry) return [];
       return (await loaderOf(context).load(entry.id)).map(({ meta, entry: related }) => entityNode(meta, related).attributes);
     });
-    map[morphUnionName] = {
-      __resolveType: (value: Json) => {
-        const owner = entryOf.get(value);
-        return owner ? naming.typeName(owner.meta) : undefined;
-      },
-    };
   }
 
   function repeatableResolver(name: string, component: ComponentMeta | undefined): Resolver {

@@ -198,13 +198,15 @@ export function pruneSchema(schema: GraphQLSchema): GraphQLSchema {
 function checkSettings(registry: Registry, extension: GraphqlExtensionService): void {
   const problems: string[] = [];
   for (const uid of extension.configuredUids()) {
+    // What the schema leaves out may still be configured (it has nothing to configure).
+    if (registry.graphqlLeftOut?.has(uid)) continue;
     const owner = registry.contentTypes.get(uid) ?? registry.components.get(uid);
     if (!owner) {
       problems.push(`shadowCRUD('${uid}'): no content type or component has this uid`);
       continue;
     }
     for (const field of extension.configuredFields(uid)) {
-      if (!(field in owner.fields)) problems.push(`shadowCRUD('${uid}').field('${field}'): ${uid} has no field "${field}"`);
+      if (!(field in owner.fields) && !registry.graphqlLeftOut?.has(`${uid}.${field}`)) problems.push(`shadowCRUD('${uid}').field('${field}'): ${uid} has no field "${field}"`);
     }
   }
   if (problems.length) throw new Error(`GraphQL extension:\n  ${problems.join('\n  ')}`);

@@ -21,6 +21,14 @@ export const fileUid = 'plugin::upload.file';
 /** The union of `UploadFile.related`. */
 export const morphUnionName = 'GenericMorph';
 
+/** Whether a content type has a morphToOne/morphToMany field (typed with GenericMorph). */
+export function hasMorphToField(registry: Registry): boolean {
+  for (const meta of registry.contentTypes.values()) {
+    for (const field of Object.values(meta.fields)) if (field.kind === 'morph' && (field.relation === 'morphToOne' || field.relation === 'morphToMany')) return true;
+  }
+  return false;
+}
+
 /** Plugin types in the order Strapi registers them (GenericMorph's members). */
 const pluginOrder = [
   'plugin::upload.file',
@@ -174,7 +182,7 @@ class ShadowCrudBuilder {
    * for `UploadFile.related` — components, then the plugins' types, then the API's.
    */
   private morphMembers(): string[] {
-    if (!this.target(fileUid)) return [];
+    if (!this.target(fileUid) && !hasMorphToField(this.registry)) return [];
     const components = [...this.registry.components.values()].filter((c) => this.enabled(c.uid)).map((c) => naming.componentTypeName(c.uid));
     const types = [...this.registry.contentTypes.values()].filter((meta) => this.enabled(meta.uid));
     const rank = (uid: string) => (pluginOrder.includes(uid) ? pluginOrder.indexOf(uid) : uid.startsWith('plugin::') ? pluginOrder.length : pluginOrder.length + 1);
@@ -331,6 +339,11 @@ class ShadowCrudBuilder {
         }
         case 'dynamiczone':
           if (naming.isContentType(owner)) out.push({ name: field.name, type: `[${naming.dynamicZoneName(owner, field.name)}]${bang}` });
+          break;
+        case 'morph':
+          // Strapi types morphTo fields with the GenericMorph union and leaves morphOne/morphMany out.
+          if (field.relation === 'morphToOne') out.push({ name: field.name, type: morphUnionName + bang });
+          else if (field.relation === 'morphToMany') out.push({ name: field.name, type: `[${morphUnionName}]${bang}` });
           break;
       }
       // Strapi's file type has the morph relation `related` here, between its attributes.

@@ -13,6 +13,7 @@ interface Parsed {
   readonly tree: PopulateTree;
   readonly registry: PopulateOptions['registry'];
   readonly maxDepth: number;
+  readonly deep: PopulateOptions['deep'];
   /** `null`: parsed without a caller check. */
   readonly answers: ReadonlyArray<readonly [uid: string, canFind: boolean]> | null;
 }
@@ -42,7 +43,7 @@ export function parsePopulateCached(owner: ContentTypeMeta | ComponentMeta, raw:
       }
     : undefined;
   const tree = parsePopulate(owner, raw, { ...options, ...(recording ? { canFind: recording } : {}) });
-  const parsed: Parsed = { tree, registry: options.registry, maxDepth: options.maxDepth, answers: canFind ? answers : null };
+  const parsed: Parsed = { tree, registry: options.registry, maxDepth: options.maxDepth, deep: options.deep, answers: canFind ? answers : null };
   if (kept) {
     if (kept.length >= maxTreesPerText) kept.shift();
     kept.push(parsed);
@@ -54,7 +55,7 @@ export function parsePopulateCached(owner: ContentTypeMeta | ComponentMeta, raw:
 }
 
 function reusable(parsed: Parsed, options: PopulateOptions): boolean {
-  if (parsed.registry !== options.registry || parsed.maxDepth !== options.maxDepth) return false;
+  if (parsed.registry !== options.registry || parsed.maxDepth !== options.maxDepth || parsed.deep !== options.deep) return false;
   const { canFind } = options;
   if (parsed.answers === null || !canFind) return parsed.answers === null && !canFind;
   return parsed.answers.every(([uid, answer]) => canFind(uid) === answer);

@@ -9,17 +9,18 @@
 import type { Database } from '../db/database.js';
 import { toResponseValue } from '../entity/input.js';
 import { ValidationError } from '../errors.js';
-import type { ComponentMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import type { ComponentMeta, ContentTypeMeta, FieldMeta, MorphFieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { isSelectableScalar } from '../meta.js';
 import { parseFields } from '../query/fields.js';
 import { compileFilters } from '../query/filters.js';
 import { parsePublicationState, selectList, type PublicationState } from '../query/list.js';
 import { compileOrderBy, parseSort } from '../query/sort.js';
-import { SqlBuilder } from '../query/sql.js';
+import { batches, SqlBuilder } from '../query/sql.js';
 import { Slot } from '../slot.js';
-import { toEntry, type Entry } from '../rest/transform.js';
+import { selected, toEntry, type Entry } from '../rest/transform.js';
 import { allOfComponent, matchingInstances, outputKeys, sortInstances, type ComponentQuery } from './component-query.js';
 import type { PopulateNode, PopulateTree } from './parse.js';
+import { morphByQuery, readMorphRefs, type MorphRef } from '../entity/morph.js';
 
 export interface PopulateContext {
   readonly db: Database;
@@ -48,7 +49,8 @@ export function jsonFieldsFor(tree: PopulateTree): string[] {
   return [...tree.values()].filter((n) => n.field.kind === 'component' || n.field.kind === 'dynamiczone').map((n) => n.field.name);
 }
 
-export async function populateEntries(ctx: PopulateContext, items: readonly EntryItem[], tree: PopulateTree): Promise<void> {
+/** `owner`: the items' content type (morph fields read its table); found from the fields when not given. */
+export async function populateEntries(ctx: PopulateContext, items: readonly EntryItem[], tree: PopulateTree, owner?: ContentTypeMeta): Promise<void> {
   if (items.length === 0 || tree.size === 0) return;
   reserveKeys(items.map((i) => i.attributes), tree);
   await Promise.all(
@@ -57,6 +59,8 @@ export async function populateEntries(ctx: PopulateContext, items: readonly Entr
         case 'relation':
         case 'media':
           return populateLinked(ctx, items, node);
+        case 'morph':
+          return populateMorph(ctx, items, node, owner);
         case 'component':
           return populateComponent(ctx, items.map((i) => ({ stored: i.row, out: i.attributes })), node);
         case 'dynamiczone':
@@ -78,6 +82,7 @@ export async function populateInstances(ctx: PopulateContext, items: readonly In
           return populateStoredIds(ctx, items, node);
         case 'component':
           return populateComponent(ctx, items, node);
+        case 'morph':
         case 'dynamiczone':
           return undefined; // not allowed inside components
       }
@@ -94,7 +99,7 @@ function reserveKeys(outputs: readonly Record<string, unknown>[], tree: Populate
 }
 
 function isToMany(node: PopulateNode): boolean {
-  return node.field.kind === 'relation' ? node.field.toMany : node.field.kind === 'media' && node.field.multiple;
+  return node.field.kind === 'relation' || node.field.kind === 'morph' ? node.field.toMany : node.field.kind === 'media' && node.field.multiple;
 }
 
 function stateOf(ctx: PopulateContext, node: PopulateNode): PublicationState {
@@ -168,7 +173,7 @@ async function readTargets(
     entries.set(id, entry);
     items.push({ id, row, attributes: entry.attributes });
   }
-  await populateEntries(ctx, items, node.children);
+  await populateEntries(ctx, items, node.children, target);
   return { rows, entries };
 }
 
@@ -235,6 +240,94 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
     if (toMany) assertWithinLimit(ctx, node, list.length);
     item.attributes[field.name] = { data: toMany ? list : (list[0] ?? null) };
   }
+}
+
+/**
+ * Polymorphic relations of content-type entries. morphOne/morphMany answer like a relation to
+ * their target (`{ data }`). morphToOne/morphToMany answer the linked entries' own attributes
+ * without `data`/`attributes` wrappers, as Strapi 4.26 does: `[{ __type, id, …}]` and
+ * `{ id, … }`; entries of types the caller may not `find`, missing, or drafts in a live read
+ * are left out, and (as Strapi's output sanitizer does) a morphToMany left empty is no key at all.
+ */
+async function populateMorph(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, declaring?: ContentTypeMeta): Promise<void> {
+  const field = node.field as MorphFieldMeta;
+  const meta = declaring?.fields[field.name]?.kind === 'morph' ? declaring : ownerOf(ctx.registry, field);
+  const ownerIds = [...new Set(items.map((i) => i.id))];
+  if (node.target) {
+    if (!meta) {
+      for (const item of items) item.attributes[field.name] = { data: field.toMany ? [] : null };
+      return;
+    }
+    const { rows, entries } = await readTargets(ctx, node, ownerIds, (sql, select) =>
+      morphByQuery(ctx.registry, meta, field, ownerIds, sql, select, () => targetConditions(ctx, node, sql, 't'))!,
+    );
+    const byOwner = new Map<number, Entry[]>();
+    for (const row of rows) {
+      const list = byOwner.get(Number(row.__owner)) ?? [];
+      list.push(entries.get(Number(row.id))!);
+      byOwner.set(Number(row.__owner), list);
+    }
+    for (const item of items) {
+      const list = byOwner.get(item.id) ?? [];
+      if (field.toMany) assertWithinLimit(ctx, node, list.length);
+      item.attributes[field.name] = { data: field.toMany ? list : (list[0] ?? null) };
+    }
+    return;
+  }
+  const refs = meta ? await readMorphRefs(ctx.db, meta, field, ownerIds) : new Map<number, MorphRef[]>();
+  const found = await readMorphEntries(ctx, [...refs.values()].flat(), node.morphTypes ?? new Set());
+  for (const item of items) {
+    const list = (refs.get(item.id) ?? []).flatMap((ref) => {
+      const entry = found.get(`${ref.uid}\u0000${ref.id}`);
+      return entry ? [{ uid: ref.uid, entry }] : [];
+    });
+    if (field.toMany) {
+      assertWithinLimit(ctx, node, list.length);
+      if (list.length === 0) delete item.attributes[field.name];
+      else item.attributes[field.name] = list.map(({ uid, entry }) => ({ __type: uid, id: entry.id, ...entry.attributes }));
+    } else {
+      const first = list[0];
+      item.attributes[field.name] = first ? { id: first.entry.id, ...first.entry.attributes } : null;
+    }
+  }
+}
+
+/** The content type declaring a morph field (fields are shared objects of one type's metadata). */
+function ownerOf(registry: Registry, field: MorphFieldMeta): ContentTypeMeta | undefined {
+  for (const meta of registry.contentTypes.values()) if (meta.fields[field.name] === field) return meta;
+  return undefined;
+}
+
+/**
+ * The entries morph links point at, read per type (one statement each), their default
+ * attributes; drafts are left out of a live read. Keyed `uid\0id`.
+ */
+export async function readMorphEntries(
+  ctx: Pick<PopulateContext, 'db' | 'registry' | 'publicationState'>,
+  refs: readonly MorphRef[],
+  allowed: ReadonlySet<string>,
+): Promise<Map<string, Entry>> {
+  const byType = new Map<string, Set<number>>();
+  for (const ref of refs) if (allowed.has(ref.uid)) byType.set(ref.uid, (byType.get(ref.uid) ?? new Set()).add(ref.id));
+  const found = new Map<string, Entry>();
+  for (const [uid, idSet] of byType) {
+    const target = ctx.registry.contentTypes.get(uid);
+    if (!target) continue;
+    const fields = parseFields(target, undefined);
+    for (const ids of batches([...idSet])) {
+      const sql = new SqlBuilder(ctx.db.dialect);
+      const select = selectList(target, fields, sql, 't', []);
+      const conditions = [`${sql.column('id', 't')} IN (${ids.map((id) => sql.param(id)).join(', ')})`];
+      const publishedAt = target.fields['publishedAt'];
+      if (target.draftAndPublish && publishedAt?.kind === 'scalar' && ctx.publicationState === 'live') conditions.push(`${sql.column(publishedAt.column, 't')} IS NOT NULL`);
+      const compiled = sql.finish(`SELECT ${select} FROM ${sql.ident(target.table)} ${sql.ident('t')} WHERE ${conditions.join(' AND ')}`);
+      for (const row of await ctx.db.query(compiled.sql, compiled.params)) {
+        const entry = toEntry(target, row, fields);
+        found.set(`${uid}\u0000${entry.id}`, entry);
+      }
+    }
+  }
+  return found;
 }
 
 /** Relations and media stored as ids inside component JSON: one lookup by id. */
@@ -330,7 +423,7 @@ async function populateComponent(ctx: PopulateContext, owners: readonly Instance
   const component = ctx.registry.components.get(field.component)!;
   const query = node.component ?? allOfComponent;
   const owned = owners.map((owner) => {
-    const value = parseJson(owner.stored[field.name]);
+    const value = parseJson(selected(owner.stored, field.name));
     const list = field.repeatable
       ? Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : []
       : [asObject(value)].filter((v): v is Record<string, unknown> => v !== null);
@@ -352,7 +445,7 @@ async function populateComponent(ctx: PopulateContext, owners: readonly Instance
 
 async function populateZone(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
   const lists = items.map((item) => {
-    const value = parseJson(item.row[node.field.name]);
+    const value = parseJson(selected(item.row, node.field.name));
     const list = Array.isArray(value) ? value.map(asObject).filter((v): v is Record<string, unknown> => v !== null) : [];
     return list.filter((stored) => node.on.has(String(stored.__component)));
   });

@@ -10,6 +10,7 @@
  */
 import { ValidationError } from '../errors.js';
 import { allOfComponent, parseComponentQuery, type ComponentQuery } from './component-query.js';
+import { deepPopulate, deepRequest, type PopulateDeepOptions } from './deep.js';
 import type {
   ComponentFieldMeta,
   ComponentMeta,
@@ -17,11 +18,12 @@ import type {
   DynamicZoneFieldMeta,
   FieldMeta,
   MediaFieldMeta,
+  MorphFieldMeta,
   Registry,
   RelationFieldMeta,
 } from '../meta.js';
 
-export type PopulatableField = RelationFieldMeta | MediaFieldMeta | ComponentFieldMeta | DynamicZoneFieldMeta;
+export type PopulatableField = RelationFieldMeta | MorphFieldMeta | MediaFieldMeta | ComponentFieldMeta | DynamicZoneFieldMeta;
 
 /** Per-field query options inside a populate object. */
 export interface PopulateQuery {
@@ -44,6 +46,8 @@ export interface PopulateNode {
   readonly component?: ComponentQuery;
   /** Dynamic zones: the same per component uid (absent: all of it). */
   readonly onQuery?: ReadonlyMap<string, ComponentQuery>;
+  /** morphToOne/morphToMany: the content types whose linked entries the caller may see. */
+  readonly morphTypes?: ReadonlySet<string>;
 }
 
 /** Field name → what to populate there, in request order. */
@@ -55,6 +59,11 @@ export interface PopulateOptions {
   readonly maxDepth: number;
   /** May the caller `find` this content type? Targets it may not are not populated. */
   readonly canFind?: (uid: string) => boolean;
+  /**
+   * strapi-plugin-populate-deep is installed: `populate=deep[,N]` at the top of a read
+   * populates the whole model N levels down (populate/deep.ts), within `maxDepth`.
+   */
+  readonly deep?: PopulateDeepOptions;
 }
 
 type Owner = ContentTypeMeta | ComponentMeta;
@@ -66,6 +75,15 @@ const falsy = new Set(['false', 'f', '0']);
 
 export function parsePopulate(owner: Owner, raw: unknown, options: PopulateOptions, depth = 1): PopulateTree {
   if (raw === undefined || raw === null || raw === '') return emptyTree;
+  if (depth === 1 && options.deep && 'table' in owner) {
+    const levels = deepRequest(raw, options.deep);
+    if (levels !== undefined) {
+      // Deeper than the populate limit allows is cut there, not refused: the request did not spell it.
+      const built = deepPopulate(owner, Math.min(levels, options.maxDepth + 1), options.registry, options.deep);
+      const { deep: _deep, ...plain } = options;
+      return built ? parsePopulate(owner, built, plain, 1) : emptyTree;
+    }
+  }
   const tree = new Map<string, PopulateNode>();
   const add = (name: string, spec: unknown) => {
     const field = owner.fields[name];
@@ -127,6 +145,18 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
       // content types only; the upload plugin's own routes stay guarded).
       if (!target || (field.kind === 'relation' && options.canFind && !options.canFind(uid))) return undefined;
       return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
+    }
+    case 'morph': {
+      if (field.relation === 'morphOne' || field.relation === 'morphMany') {
+        const target = options.registry.contentTypes.get(field.target!);
+        if (!target || (options.canFind && !options.canFind(target.uid))) return undefined;
+        return { field, target, query, children: parsePopulate(target, nested, options, depth + 1), on: new Map() };
+      }
+      // Entries of any type: their own attributes (no nested populate), of the types the caller
+      // may find; `populate[items][on][api::tag.tag]=true` narrows them to the types named (Strapi).
+      const on = object?.on !== null && typeof object?.on === 'object' ? Object.keys(object.on as object) : undefined;
+      const morphTypes = new Set([...options.registry.contentTypes.keys()].filter((uid) => (!on || on.includes(uid)) && (!options.canFind || options.canFind(uid))));
+      return { field, query: {}, children: emptyTree, on: new Map(), morphTypes };
     }
     case 'component': {
       const component = options.registry.components.get(field.component);

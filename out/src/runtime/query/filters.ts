@@ -18,7 +18,7 @@
  * inside them (qs: 1,000 parameters, lists of 100, 20 levels of brackets).
  */
 import { invalidParameter, ValidationError } from '../errors.js';
-import type { ContentTypeMeta, FieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import type { ContentTypeMeta, FieldMeta, MorphFieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { comparableColumn, comparableOperand } from './collation.js';
 import { and, not, or } from './conditions.js';
 import { encodeText, toTruthy } from './encode.js';
@@ -191,6 +191,8 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
     case 'component':
       return compileNestedField(ctx, key, field, value);
     case 'dynamiczone':
+    case 'morph':
+      // Strapi refuses filters on morphTo relations, and has no join for morphOne/morphMany.
       throw invalidParameter(key);
   }
 }
@@ -202,7 +204,7 @@ function compileWhereEntry(ctx: FilterContext, key: string, value: unknown): str
  * target's id (`filters[author]=3`, `filters[author][$in]=…`), and `$null`/`$notNull` ask
  * whether any target is linked. Component fields (JSON) are not filterable yet: 400.
  */
-function compileNestedField(ctx: FilterContext, key: string, field: Exclude<FieldMeta, ScalarFieldMeta>, value: unknown): string | undefined {
+function compileNestedField(ctx: FilterContext, key: string, field: Exclude<FieldMeta, ScalarFieldMeta | MorphFieldMeta>, value: unknown): string | undefined {
   if (field.kind === 'component') return compileComponentField(ctx, key, field, value);
   if (field.kind === 'dynamiczone' || !field.link || !ctx.registry || ctx.json) throw invalidParameter(key);
   const target = ctx.registry.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');

@@ -14,7 +14,8 @@ export interface CompiledSql {
   readonly params: readonly unknown[];
 }
 
-const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Table names are Strapi's collectionNames, which may hold `-` (always quoted). */
+const identifierPattern = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 /**
  * Values one statement built from a list of any length (ids to link, to check, to look up)
