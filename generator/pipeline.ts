@@ -72,6 +72,7 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   const seed = ir.projectConfig ? seedProjectConfig(ir.projectConfig) : undefined;
   const warnings = [
     ...modelWarnings.map(formatModelError),
+    ...(ir.projectConfig?.unloaded ?? []).map((m) => `${m}: cannot be loaded here (not installed, or not a module): what the file takes from it is not read`),
     ...(seed ? await projectConfigWarnings(options.outDir, seed) : []),
     ...(ir.databaseNames?.warnings ?? []),
     ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),

@@ -66,6 +66,12 @@ export interface ProjectConfig {
   readonly derived: Readonly<Record<string, readonly string[]>>;
   /** The file each top-level name came from (for messages): `config/plugins.js`. */
   readonly fileNames: Readonly<Record<ProjectConfigFile, string>>;
+  /**
+   * Modules the files require that cannot be loaded here (a package the project's
+   * node_modules would hold, or a file that is not JavaScript or TypeScript): `<file> → <module>`.
+   * They are stood in for by an inert value, so what a file takes from them is not read.
+   */
+  readonly unloaded?: readonly string[];
 }
 
 /** A config file that could not be evaluated: the build stops, nothing is written. */
@@ -88,6 +94,7 @@ export function loadProjectConfig(root: string, options: { environment?: string;
   const sources: Record<string, EnvSource> = {};
   const derived: Record<string, string[]> = {};
   const fileNames = {} as Record<ProjectConfigFile, string>;
+  const unloaded = new Set<string>();
   const out: Record<ProjectConfigFile, unknown> = { server: undefined, api: undefined, plugins: undefined, middlewares: undefined };
   for (const name of projectConfigFiles) {
     const base = findConfigFile(root, path.join('config', name));
@@ -97,7 +104,7 @@ export function loadProjectConfig(root: string, options: { environment?: string;
     for (const file of [base, override]) {
       if (!file) continue;
       files.push(toPosix(file));
-      const evaluated = evaluateWithSources(root, file, variables);
+      const evaluated = evaluateWithSources(root, file, variables, unloaded);
       // What the environment's file sets replaces the base's, and where the base's came from.
       for (const keys of leafKeys(evaluated.value)) {
         const prefix = sourceKey(name, keys);
@@ -131,6 +138,7 @@ export function loadProjectConfig(root: string, options: { environment?: string;
     sources,
     derived,
     fileNames,
+    ...(unloaded.size ? { unloaded: [...unloaded].sort() } : {}),
   };
 }
 
@@ -247,7 +255,7 @@ function probeValue(kind: EnvKind, real: unknown): unknown {
 }
 
 /** Evaluates one file: CommonJS (`module.exports`) or an ES/TypeScript module (`export default`). */
-function evaluateFile(root: string, file: string, env: unknown): unknown {
+function evaluateFile(root: string, file: string, env: unknown, unloaded: Set<string>): unknown {
   const full = path.resolve(root, file);
   let code: string;
   try {
@@ -257,18 +265,8 @@ function evaluateFile(root: string, file: string, env: unknown): unknown {
   }
   let exported: unknown;
   try {
-    if (file.endsWith('.json')) {
-      exported = JSON.parse(code);
-    } else {
-      const commonJs = file.endsWith('.ts') || /^\s*(export|import)\s/m.test(code)
-        ? ts.transpileModule(code, { fileName: full, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText
-        : code;
-      const module = { exports: {} as Record<string, unknown> };
-      const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${commonJs}\n})`, { filename: full }) as (...args: unknown[]) => void;
-      wrapper(module.exports, createRequire(full), module, full, path.dirname(full));
-      exported = module.exports;
-      if (isPlainObject(exported) && '__esModule' in exported && 'default' in exported) exported = exported.default;
-    }
+    exported = file.endsWith('.json') ? JSON.parse(code) : runModule(full, code, (from, id) => unloaded.add(`${toPosix(path.relative(root, from))} → ${id}`));
+    if (isPlainObject(exported) && '__esModule' in exported && 'default' in exported) exported = exported.default;
     return typeof exported === 'function' ? (exported as (args: { env: unknown }) => unknown)({ env }) : exported;
   } catch (e) {
     if (e instanceof ProjectConfigError) throw e;
@@ -276,16 +274,64 @@ function evaluateFile(root: string, file: string, env: unknown): unknown {
   }
 }
 
-function evaluateWithSources(root: string, file: string, variables: Readonly<Record<string, string | undefined>>) {
+/**
+ * Runs a CommonJS, ES or TypeScript module and answers its `module.exports`. What it requires
+ * loads as Node would; failing that, a project file in TypeScript (`./cron` → `cron/index.ts`)
+ * runs the same way; failing that (a package the project's node_modules would hold: Strapi
+ * loads config with them installed, a build need not), an inert stand-in, reported through
+ * `missing` (the module that asked, and what), so the rest of the file is still read.
+ */
+function runModule(full: string, code: string, missing: (from: string, id: string) => void): unknown {
+  const commonJs = full.endsWith('.ts') || /^\s*(export|import)\s/m.test(code)
+    ? ts.transpileModule(code, { fileName: full, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText
+    : code;
+  const nodeRequire = createRequire(full);
+  const require = (id: string): unknown => {
+    try {
+      return nodeRequire(id);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+    }
+    const local = id.startsWith('.') ? localModule(path.resolve(path.dirname(full), id)) : undefined;
+    if (local) return runModule(local, readFileSync(local, 'utf8'), missing);
+    missing(full, id);
+    return inertModule;
+  };
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${commonJs}\n})`, { filename: full }) as (...args: unknown[]) => void;
+  wrapper(module.exports, require, module, full, path.dirname(full));
+  return module.exports;
+}
+
+/** A project's own module Node cannot load: `<stem>.ts`, `<stem>/index.ts` (or .js, .cjs, .mjs). */
+function localModule(stem: string): string | undefined {
+  for (const candidate of ['.ts', '.js', '.cjs', '.mjs'].flatMap((ext) => [stem + ext, path.join(stem, `index${ext}`)])) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Stands in for a module that cannot be loaded: any property of it, any call or construction
+ * of it is itself, so `tasks: cronTasks` or `require('x').y()` evaluate; it is no ES module
+ * (`import x from` takes it whole) and turns into '' in strings.
+ */
+const inertModule: unknown = new Proxy(function inert() {}, {
+  get: (_target, key) => (key === Symbol.toPrimitive ? () => '' : key === '__esModule' ? false : typeof key === 'symbol' ? undefined : inertModule),
+  apply: () => inertModule,
+  construct: () => inertModule as object,
+});
+
+function evaluateWithSources(root: string, file: string, variables: Readonly<Record<string, string | undefined>>, unloaded: Set<string>) {
   const reads: EnvRead[] = [];
-  const value = evaluateFile(root, file, makeEnv(variables, reads, undefined));
+  const value = evaluateFile(root, file, makeEnv(variables, reads, undefined), unloaded);
   const sources = new Map<readonly (string | number)[], EnvSource>();
   const derivedBy = new Map<string, { keys: (string | number)[]; names: Set<string> }>();
   for (const name of new Set(reads.map((r) => r.name))) {
     const probeReads: EnvRead[] = [];
     let probed: unknown;
     try {
-      probed = evaluateFile(root, file, makeEnv(variables, probeReads, { name, value: probeValue }));
+      probed = evaluateFile(root, file, makeEnv(variables, probeReads, { name, value: probeValue }), unloaded);
     } catch {
       continue; // the file refuses the probe (it checks the value): its values stay as they are
     }

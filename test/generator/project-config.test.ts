@@ -70,6 +70,25 @@ describe('evaluating config/', () => {
     expect(config.derived['api:rest.prefix']).toEqual(['API_ROOT']);
     expect(config.derived['api:rest.maxLimit']).toEqual(['MAX']);
   });
+
+  it('runs the project\'s own TypeScript modules a config imports, and stands in for packages that are not installed', async () => {
+    // As real projects do (config/server.ts: `import cronTasks from './cron'`, a cron folder in
+    // TypeScript that imports a package; a plugin's cron helper): Strapi has them installed, a build need not.
+    await mkdir(path.join(project, 'config/cron'), { recursive: true });
+    await writeFile(path.join(project, 'config/cron/index.ts'), "import { parseString } from 'xml2js-not-installed';\nexport default { '0 * * * *': () => parseString('') };\n");
+    await writeFile(
+      path.join(project, 'config/server.js'),
+      "const cronTasks = require('./cron').default;\nconst scheduler = require('@example/scheduler-not-installed/cron-task');\n" +
+        "module.exports = ({ env }) => ({ host: env('HOST', '0.0.0.0'), port: env.int('PORT', 1337), cron: { enabled: true, tasks: { ...cronTasks, ...scheduler } }, label: `v${scheduler.version}` });\n",
+    );
+    const config = loadProjectConfig(project, { environment: 'development', env: {} });
+    expect(config.server).toMatchObject({ host: '0.0.0.0', port: 1337, label: 'v' });
+    expect(Object.keys((config.server.cron as { tasks: object }).tasks)).toEqual(['0 * * * *']);
+    expect(config.unloaded).toEqual(['config/cron/index.ts → xml2js-not-installed', 'config/server.js → @example/scheduler-not-installed/cron-task']);
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: config/server.js → @example/scheduler-not-installed/cron-task: cannot be loaded here');
+  });
 });
 
 describe('building a project', () => {

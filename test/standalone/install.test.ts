@@ -14,7 +14,7 @@ import { createTestDatabase, providerLabel, testProvider, type TestDatabase } fr
 import { client } from '../helpers/http.js';
 import { listeningUrl } from '../helpers/server.js';
 import { buildWithUserCode } from '../helpers/build-cache.js';
-import { codeOf, modelsOf, repoRoot } from '../helpers/paths.js';
+import { codeOf, fixturesDir, modelsOf, repoRoot } from '../helpers/paths.js';
 
 const provider = testProvider();
 const fixture = 'app';
@@ -36,11 +36,11 @@ describe(`standalone install (${providerLabel[provider]})`, () => {
   const children: ChildProcess[] = [];
 
   /** `npm start` in `dir` (its own process group, so the npm → node chain can be stopped); the server's URL. */
-  async function npmStart(dir: string, databaseUrl: string): Promise<string> {
+  async function npmStart(dir: string, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<string> {
     const child = spawn('npm', ['start'], {
       cwd: dir,
       detached: true,
-      env: userEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, NODE_ENV: 'development' }),
+      env: userEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, NODE_ENV: 'development', ...extraEnv }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -175,6 +175,29 @@ console.log(JSON.stringify({ titles: data.map((entry) => entry.attributes.title)
     expect((await api.get('/api/packages')).status).toBe(200);
     const graphql = await api.post('/graphql', { query: '{ subscriptions { data { id } } products { data { id } } }' });
     expect(graphql.body).toEqual({ data: { subscriptions: { data: [] }, products: { data: [] } } });
+    await stopAll();
+  }, 240_000);
+
+  it('a Strapi project folder (fixtures/projects/no-graphql) builds from its root and starts there, as its plugins and config say', async () => {
+    // Its plugins need a subset of the dependencies above: it shares that install too.
+    const projectServer = path.join(base, 'notes', 'server');
+    await buildWithUserCode(path.join(fixturesDir, 'projects', 'no-graphql'), projectServer, provider);
+    const dependencies = async (dir: string) => (JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    const all = await dependencies(serverDir);
+    for (const [name, version] of Object.entries(await dependencies(projectServer))) expect(all[name], name).toBe(version);
+    await symlink(path.join(serverDir, 'node_modules'), path.join(projectServer, 'node_modules'), 'dir');
+    const generate = spawnSync(process.execPath, ['scripts/prisma-generate.mjs'], { cwd: projectServer, encoding: 'utf8', env: userEnv() });
+    if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}\n${generate.stderr}`);
+    const projectDatabase = await createTestDatabase(provider, path.join(projectServer, 'data'), 'notes');
+    databases.push(projectDatabase);
+    // config/api.js reads API_DEFAULT_LIMIT: the seeded src/config.ts reads it from the server's environment.
+    const url = await npmStart(projectServer, projectDatabase.url, { API_DEFAULT_LIMIT: '1' });
+    const api = client(url);
+    const notes = await api.get('/v1/notes');
+    expect(notes.status).toBe(200);
+    expect(notes.body.meta.pagination).toMatchObject({ page: 1, pageSize: 1 });
+    expect((await api.get('/api/notes')).status).toBe(404);
+    expect((await api.post('/graphql', { query: '{ notes { data { id } } }' })).status).toBe(404);
     await stopAll();
   }, 240_000);
 });
