@@ -195,20 +195,25 @@ function componentNameTable(raws: readonly RawComponent[], types: NameTable): Ma
  */
 function allocateLinks(raws: readonly RawContentType[], context: BuildContext, prisma: Namespace): void {
   const tables = new Set<string>([...internalTables, ...context.naturalTables.values()].map((t) => t.toLowerCase()));
-  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+  /** `<table>_<attribute>_<suffix>` snake-cased whole, as Strapi names it, made unique, as the database keeps it; and its columns' namer. */
+  const claimTable = (raw: RawContentType, name: string, suffix: 'links' | 'morphs') => {
+    const natural = snakeCase(`${context.naturalTables.get(raw.uid)!}_${name}_${suffix}`);
+    let chosen = natural;
+    for (let n = 2; tables.has(chosen.toLowerCase()); n++) chosen = `${natural}_${n}`;
+    tables.add(chosen.toLowerCase());
+    const source: NameSource = { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` };
+    const table = context.database.table(chosen, source);
+    return { table, column: (natural: string) => context.database.column(table, natural, source) };
+  };
+  const sorted = [...raws].sort((a, b) => compareStrings(a.uid, b.uid));
+  for (const raw of sorted) {
     for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
       const target = a.type === 'media' ? mediaTarget : a.type === 'relation' && context.relations.storage(raw.uid, name)?.kind === 'own' ? (a.target as string) : undefined;
       if (target === undefined) continue;
       const owner = context.names.get(raw.uid)!;
-      const natural = snakeCase(`${context.naturalTables.get(raw.uid)!}_${name}_links`);
-      let chosen = natural;
-      for (let n = 2; tables.has(chosen.toLowerCase()); n++) chosen = `${natural}_${n}`;
-      tables.add(chosen.toLowerCase());
-      const source: NameSource = { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` };
-      const table = context.database.table(chosen, source);
+      const { table, column } = claimTable(raw, name, 'links');
       const toMany = a.type === 'media' ? a.multiple === true : a.relation === 'oneToMany' || a.relation === 'manyToMany';
       const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`), toMany);
-      const column = (natural: string) => context.database.column(table, natural, source);
       context.links.set(linkKey(raw.uid, name), {
         ...link,
         ownerColumn: column(link.ownerColumn),
@@ -219,18 +224,11 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
     }
   }
   // Morph tables after the link tables: `<table>_<attr>_morphs`, Prisma models `NoteItemsMorph`.
-  for (const raw of [...raws].sort((a, b) => compareStrings(a.uid, b.uid))) {
+  for (const raw of sorted) {
     for (const [name, a] of Object.entries((raw.json as Json).attributes as Json)) {
       if (a.type !== 'relation' || a.relation !== 'morphToMany') continue;
       const owner = context.names.get(raw.uid)!;
-      // Strapi snake-cases the whole names, as for link tables.
-      const natural = snakeCase(`${context.naturalTables.get(raw.uid)!}_${name}_morphs`);
-      let chosen = natural;
-      for (let n = 2; tables.has(chosen.toLowerCase()); n++) chosen = `${natural}_${n}`;
-      tables.add(chosen.toLowerCase());
-      const source: NameSource = { file: raw.file, pointer: `/attributes/${name}`, label: `content type "${raw.uid}", attribute "${name}"` };
-      const table = context.database.table(chosen, source);
-      const column = (natural: string) => context.database.column(table, natural, source);
+      const { table, column } = claimTable(raw, name, 'morphs');
       const morphColumn = snakeCase(name);
       context.morphTables.set(linkKey(raw.uid, name), {
         table,
