@@ -104,7 +104,7 @@ describe('--rename', () => {
     const malformed = contentgen('--rename', 'article=post');
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('expected <old uid>=<new uid> for a content type');
-  });
+  }, 180_000); // five whole builds, one after the other
 
   it('renames a content type, a component, a relation and a media attribute: every row, link and stored name follows', async () => {
     const first = await startServer(built.dir);
