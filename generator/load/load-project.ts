@@ -15,8 +15,8 @@ export interface StrapiProject {
   readonly strapiVersion: string;
   /** dependencies and devDependencies of package.json, by package name. */
   readonly dependencies: Readonly<Record<string, string>>;
-  /** config/{server,api,plugins,middlewares} evaluated as Strapi does (load/project-config.ts). */
-  readonly config: ProjectConfig;
+  /** config/{server,api,plugins,middlewares} evaluated as Strapi does (load/project-config.ts); absent when that failed (`BuildInput.error`). */
+  readonly config?: ProjectConfig;
 }
 
 export interface BuildInput {
@@ -50,7 +50,7 @@ export async function resolveInput(dir: string): Promise<BuildInput> {
     config = loadProjectConfig(dir);
   } catch (e) {
     if (!(e instanceof ProjectConfigError)) throw e;
-    return { ...models, error: e.message, errorFile: e.file };
+    return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project: { root: dir, strapiVersion, dependencies }, error: e.message, errorFile: e.file };
   }
   const project: StrapiProject = { root: dir, strapiVersion, dependencies, config };
   return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: withDisabled(pluginsOf(Object.keys(dependencies)), config), project };
