@@ -4,7 +4,6 @@
  * database does to names longer than it keeps (PostgreSQL cuts, and two names cut into one are
  * refused; MySQL/MariaDB shortens with a hash and warns).
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,20 +14,9 @@ import { loadModels } from '../../generator/load/load-models.js';
 import { generate } from '../../generator/pipeline.js';
 import { formatModelError } from '../../generator/validate/model-error.js';
 import { validateModels } from '../../generator/validate/validate.js';
-import { modelsOf, tempDir } from '../helpers/paths.js';
+import { modelsOf, withModelFiles } from '../helpers/paths.js';
 
-async function withModels<T>(files: Record<string, unknown>, run: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await tempDir('identifiers-models');
-  try {
-    for (const [rel, content] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-      await writeFile(path.join(dir, rel), JSON.stringify(content, null, 2));
-    }
-    return await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withModels = <T>(files: Record<string, unknown>, run: (dir: string) => Promise<T>) => withModelFiles('identifiers-models', files, run);
 
 const lodash = (() => {
   try {

@@ -4,27 +4,14 @@
  * plugin adds are reserved; permissions.json may grant
  * `createLocalization` on a localized type and `plugin::i18n.locales.listLocales`.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIr } from '../../generator/ir/build-ir.js';
 import { loadModels } from '../../generator/load/load-models.js';
 import { formatModelError } from '../../generator/validate/model-error.js';
 import { validateModels } from '../../generator/validate/validate.js';
-import { tempDir } from '../helpers/paths.js';
+import { withModelFiles } from '../helpers/paths.js';
 
-async function withModels<T>(files: Record<string, unknown>, run: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await tempDir('locales-models');
-  try {
-    for (const [rel, content] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-      await writeFile(path.join(dir, rel), JSON.stringify(content, null, 2));
-    }
-    return await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withModels = <T>(files: Record<string, unknown>, run: (dir: string) => Promise<T>) => withModelFiles('locales-models', files, run);
 
 const page = (extra: Record<string, unknown> = {}, localized = true) => ({
   kind: 'collectionType',

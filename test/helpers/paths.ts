@@ -18,6 +18,21 @@ export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(base, `${prefix}-`));
 }
 
+/** Writes model files (`rel path → JSON`) into a temporary folder, runs `run` on it, removes it. */
+export async function withModelFiles<T>(prefix: string, files: Record<string, unknown>, run: (dir: string) => Promise<T>): Promise<T> {
+  const { mkdir, rm, writeFile } = await import('node:fs/promises');
+  const dir = await tempDir(prefix);
+  try {
+    for (const [rel, content] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), JSON.stringify(content, null, 2));
+    }
+    return await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export function modelsOf(fixture: string): string {
   return path.join(fixturesDir, fixture, 'models');
 }
