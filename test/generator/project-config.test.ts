@@ -209,6 +209,17 @@ describe('building a project', () => {
     }
   });
 
+  it('seeds an aws-s3 upload config written the pre-4.15 way (keys beside s3Options) in the layout the server reads, as Strapi\'s provider moves it', async () => {
+    await writeFile(
+      path.join(project, 'config/plugins.js'),
+      "module.exports = ({ env }) => ({ upload: { config: { provider: 'aws-s3', providerOptions: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET'), region: env('AWS_REGION'), params: { Bucket: env('AWS_BUCKET') } } } } });\n",
+    );
+    expect((await build()).code).toBe(0);
+    const config = await readFile(path.join(out, 'src/config.ts'), 'utf8');
+    expect(config).toContain("s3Options: {\n          region: env('AWS_REGION'),\n          params: { Bucket: env('AWS_BUCKET') },\n          credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET') },\n        },");
+    expect(config).not.toMatch(/providerOptions: \{\s+accessKeyId/);
+  });
+
   it('a config file that throws stops the build, naming the file; nothing is written', async () => {
     await writeFile(path.join(project, 'config/middlewares.js'), "module.exports = ({ env }) => { throw new Error('CORS_ORIGINS missing'); };\n");
     const result = await build();

@@ -44,6 +44,22 @@ const knownMiddlewares = new Set([
   'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::logger',
 ]);
 
+/**
+ * Strapi's aws-s3 provider still takes the layout before 4.15 (accessKeyId, region, params…
+ * beside s3Options) and moves it into s3Options itself; src/config.ts gets the 4.15 layout
+ * our provider reads, with the same precedence (keys at the root over s3Options').
+ */
+function s3OptionsLayout(uploadConfig: unknown): unknown {
+  if (!isPlainObject(uploadConfig) || !isPlainObject(uploadConfig.providerOptions)) return uploadConfig;
+  const { baseUrl, rootPath, s3Options, accessKeyId, secretAccessKey, ...legacy } = uploadConfig.providerOptions;
+  if (accessKeyId === undefined && secretAccessKey === undefined && Object.keys(legacy).length === 0) return uploadConfig;
+  const s3 = isPlainObject(s3Options) ? s3Options : {};
+  const keys = Object.fromEntries(Object.entries({ accessKeyId, secretAccessKey }).filter(([, v]) => v !== undefined));
+  const credentials = Object.keys(keys).length ? { credentials: { ...(isPlainObject(s3.credentials) ? s3.credentials : {}), ...keys } } : {};
+  const root = Object.fromEntries(Object.entries({ baseUrl, rootPath }).filter(([, v]) => v !== undefined));
+  return { ...uploadConfig, providerOptions: { ...root, s3Options: { ...s3, ...legacy, ...credentials } } };
+}
+
 export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   const entries: Seeded[] = [];
   const warnings: string[] = [];
@@ -157,6 +173,8 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
     const provider = upload.provider ?? 'local';
     if (provider === 'local' || provider === 'aws-s3') {
       add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], upload);
+      const last = entries[entries.length - 1];
+      if (provider === 'aws-s3' && last?.target.join('.') === 'plugins.upload.config') entries[entries.length - 1] = { ...last, value: s3OptionsLayout(last.value) };
     } else {
       warnings.push(`${file('plugins')} upload.config.provider ${JSON.stringify(provider)} is not served by contentgen (local and aws-s3 are): files are stored in public/uploads/ (its providerOptions are not copied)`);
       const { provider: _p, providerOptions: _o, ...rest } = upload;
