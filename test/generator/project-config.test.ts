@@ -218,6 +218,14 @@ describe('building a project', () => {
     const config = await readFile(path.join(out, 'src/config.ts'), 'utf8');
     expect(config).toContain("s3Options: {\n          region: env('AWS_REGION'),\n          params: { Bucket: env('AWS_BUCKET') },\n          credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET') },\n        },");
     expect(config).not.toMatch(/providerOptions: \{\s+accessKeyId/);
+    // The keys inside s3Options rather than its credentials (also taken by Strapi's provider).
+    await writeFile(
+      path.join(project, 'config/plugins.js'),
+      "module.exports = ({ env }) => ({ upload: { config: { provider: 'aws-s3', providerOptions: { s3Options: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET'), region: env('AWS_REGION'), params: { Bucket: env('AWS_BUCKET') } } } } } });\n",
+    );
+    await rm(out, { recursive: true, force: true });
+    expect((await build()).code).toBe(0);
+    expect(await readFile(path.join(out, 'src/config.ts'), 'utf8')).toContain("credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET') },");
   });
 
   it('a config file that throws stops the build, naming the file; nothing is written', async () => {

@@ -45,16 +45,17 @@ const knownMiddlewares = new Set([
 ]);
 
 /**
- * Strapi's aws-s3 provider still takes the layout before 4.15 (accessKeyId, region, params…
- * beside s3Options) and moves it into s3Options itself; src/config.ts gets the 4.15 layout
- * our provider reads, with the same precedence (keys at the root over s3Options').
+ * Strapi's aws-s3 provider still takes the layouts before 4.15 (accessKeyId, region, params…
+ * beside s3Options; accessKeyId and secretAccessKey in s3Options rather than its credentials)
+ * and moves them itself; src/config.ts gets the 4.15 layout our provider reads, with the same
+ * precedence (keys at the root over s3Options').
  */
 function s3OptionsLayout(uploadConfig: unknown): unknown {
   if (!isPlainObject(uploadConfig) || !isPlainObject(uploadConfig.providerOptions)) return uploadConfig;
   const { baseUrl, rootPath, s3Options, accessKeyId, secretAccessKey, ...legacy } = uploadConfig.providerOptions;
-  if (accessKeyId === undefined && secretAccessKey === undefined && Object.keys(legacy).length === 0) return uploadConfig;
-  const s3 = isPlainObject(s3Options) ? s3Options : {};
-  const keys = Object.fromEntries(Object.entries({ accessKeyId, secretAccessKey }).filter(([, v]) => v !== undefined));
+  const { accessKeyId: innerKeyId, secretAccessKey: innerSecret, ...s3 } = isPlainObject(s3Options) ? s3Options : {};
+  const keys = Object.fromEntries(Object.entries({ accessKeyId: accessKeyId ?? innerKeyId, secretAccessKey: secretAccessKey ?? innerSecret }).filter(([, v]) => v !== undefined));
+  if (Object.keys(keys).length === 0 && Object.keys(legacy).length === 0) return uploadConfig;
   const credentials = Object.keys(keys).length ? { credentials: { ...(isPlainObject(s3.credentials) ? s3.credentials : {}), ...keys } } : {};
   const root = Object.fromEntries(Object.entries({ baseUrl, rootPath }).filter(([, v]) => v !== undefined));
   return { ...uploadConfig, providerOptions: { ...root, s3Options: { ...s3, ...legacy, ...credentials } } };
