@@ -54,6 +54,7 @@ describe('aws-s3 settings', () => {
       bucket: 'media',
       acl: 'public-read',
       client: { requestChecksumCalculation: 'WHEN_REQUIRED', maxAttempts: 5, region: 'eu-west-3', credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' } },
+      regionKey: `${at}.providerOptions.s3Options.region`,
       uploadParams: { CacheControl: 'max-age=3600' },
       deleteParams: {},
     });
@@ -63,6 +64,27 @@ describe('aws-s3 settings', () => {
     const settings = s3Settings(s3Upload({ ...minimal, requestChecksumCalculation: 'WHEN_SUPPORTED' }));
     expect(settings).toMatchObject({ baseUrl: null, prefix: '', acl: null });
     expect(settings.client).toEqual({ requestChecksumCalculation: 'WHEN_SUPPORTED', region: 'eu-west-3' });
+  });
+
+  it('without a region (as a project may run on Strapi until its first upload), the SDK chain decides; none there names the key', async () => {
+    const settings = s3Settings(s3Upload({ endpoint: 'https://fra1.digitaloceanspaces.com', params: { Bucket: 'media' } }));
+    expect(settings.client).not.toHaveProperty('region');
+    const saved = { AWS_REGION: process.env['AWS_REGION'], AWS_DEFAULT_REGION: process.env['AWS_DEFAULT_REGION'], AWS_CONFIG_FILE: process.env['AWS_CONFIG_FILE'] };
+    try {
+      delete process.env['AWS_REGION'];
+      delete process.env['AWS_DEFAULT_REGION'];
+      process.env['AWS_CONFIG_FILE'] = '/nonexistent/aws-config';
+      await expect(new S3Provider(settings).urlOf({ hash: 'a_0a1b2c3d4e', ext: '.png' })).rejects.toThrow(
+        `${at}.providerOptions.s3Options.region is not set and the AWS SDK found no region (AWS_REGION)`,
+      );
+      process.env['AWS_REGION'] = 'nyc3';
+      expect(await new S3Provider(settings).urlOf({ hash: 'a_0a1b2c3d4e', ext: '.png' })).toBe('https://media.fra1.digitaloceanspaces.com/a_0a1b2c3d4e.png');
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('local is the default, and ignores providerOptions (a provider chosen from the environment)', () => {
@@ -79,7 +101,7 @@ describe('aws-s3 settings', () => {
     [{ config: { provider: 'aws-s4' } }, `${at}.provider must be 'local' or 'aws-s3', got "aws-s4"`],
     [{ config: { provider: 'aws-s3' } }, `${at}.providerOptions must be an object with s3Options`],
     [s3Upload(undefined as never), `${at}.providerOptions.s3Options must be an object`],
-    [s3Upload({ params: { Bucket: 'media' } }), `${at}.providerOptions.s3Options.region must be set`],
+    [s3Upload({ region: 3, params: { Bucket: 'media' } }), `${at}.providerOptions.s3Options.region must be a region name`],
     [s3Upload({ region: 'eu-west-3' }), `${at}.providerOptions.s3Options.params must be an object with Bucket`],
     [s3Upload({ region: 'eu-west-3', params: { Bucket: '' } }), `${at}.providerOptions.s3Options.params.Bucket must be set`],
     [s3Upload({ region: 'eu-west-3', params: {} }), `${at}.providerOptions.s3Options.params.Bucket must be set`],
