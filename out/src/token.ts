@@ -3,6 +3,7 @@
  * `npm run token -- create --name ci --type full-access`: creates, lists and revokes API
  * tokens (`npm run token -- --help`). Runs the compiled form of this file.
  */
+import './runtime/dotenv.js'; // first: .env before src/config.ts reads the environment
 import { fileURLToPath } from 'node:url';
 import { PrismaClient } from './prisma-client/client.js';
 import { policy } from './generated/permissions.js';

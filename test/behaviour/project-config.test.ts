@@ -4,8 +4,9 @@
  * REST prefix and limits, the JWT lifetime, the auth rate limit, CORS and the body limit.
  * The built server answers /graphql, /documentation and /v1/i18n/locales like any unknown
  * route (404), serves REST under /v1, and the seeded src/config.ts's values take effect,
- * those read from the environment included.
+ * those read from the environment (and the server's .env) included.
  */
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
@@ -19,8 +20,10 @@ let admin: ReturnType<typeof client>;
 
 beforeAll(async () => {
   built = await buildModels(path.join(fixturesDir, 'projects/no-graphql'), 'project-no-graphql');
-  // What the project's .env gave Strapi, the server's environment gives it.
-  server = await startServer(built.dir, { API_DEFAULT_LIMIT: '2', JWT_EXPIRES: '7d', CORS_ORIGINS: 'https://notes.example.com' });
+  // What the project's .env gave Strapi, the server's .env gives it; a variable set in the
+  // environment wins over the file, as with Strapi's dotenv.
+  await writeFile(path.join(built.dir, '.env'), 'API_DEFAULT_LIMIT=2\nJWT_EXPIRES="7d"\nCORS_ORIGINS=https://wrong.example.com\n');
+  server = await startServer(built.dir, { CORS_ORIGINS: 'https://notes.example.com' });
   api = client(server.url);
   admin = client(server.url, bearer(await createApiToken(built.dir, { type: 'full-access' })));
   for (let i = 1; i <= 5; i++) {

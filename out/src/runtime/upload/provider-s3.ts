@@ -33,12 +33,14 @@ import type { StoredName, UploadProvider } from './provider-local.js';
 /**
  * `providerOptions.s3Options`: options of the `S3Client`, with the bucket in `params`. Keys
  * are optional in the type so values read from the environment (`string | undefined`) fit;
- * a missing required one (region, params.Bucket) stops the server at start, naming it.
+ * a missing required one (params.Bucket) stops the server at start, naming it. A missing region
+ * is left to the SDK's own chain (AWS_REGION, ~/.aws/config), as Strapi's provider leaves it: a
+ * project that never set one still starts, and an upload then fails naming the key to set.
  */
 export type S3Options = Omit<S3ClientConfig, 'credentials' | 'region' | 'endpoint' | 'forcePathStyle'> & {
   /** Both keys, or none: then the SDK's default chain (AWS_ACCESS_KEY_ID…, instance or task role). */
   credentials?: { accessKeyId?: string; secretAccessKey?: string; sessionToken?: string };
-  /** Required: the bucket's region (`auto` or any name for most S3-compatible storages). */
+  /** The bucket's region (`auto` or any name for most S3-compatible storages); else the SDK's default (AWS_REGION). */
   region?: string;
   /** An S3-compatible storage's URL, `https://…` (AWS's endpoint when absent). */
   endpoint?: string;
@@ -80,6 +82,8 @@ export interface S3ProviderConfig {
   readonly acl: ObjectCannedACL | null;
   /** Options of the S3Client (region, credentials, endpoint, forcePathStyle, and any other given). */
   readonly client: S3ClientConfig;
+  /** Where the region is named, for the error when neither it nor the SDK's chain has one. */
+  readonly regionKey: string;
   /** Extra parameters of PutObject and DeleteObject. */
   readonly uploadParams: Readonly<Record<string, unknown>>;
   readonly deleteParams: Readonly<Record<string, unknown>>;
@@ -137,7 +141,7 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
     }
     if (credentials['sessionToken'] !== undefined && typeof credentials['sessionToken'] !== 'string') throw new Error(`${s3}.credentials.sessionToken must be a string`);
   }
-  if (!nonEmpty(region)) throw new Error(`${s3}.region must be set, e.g. 'eu-west-1' ('auto' or any name for most S3-compatible storages)`);
+  if (region !== undefined && region !== null && typeof region !== 'string') throw new Error(`${s3}.region must be a region name such as 'eu-west-1'`);
   if (endpoint !== undefined && endpoint !== null && endpoint !== '' && !isHttpUrl(endpoint)) {
     throw new Error(`${s3}.endpoint must be an http(s) URL such as 'https://s3.example.com', got ${JSON.stringify(endpoint)}`);
   }
@@ -161,7 +165,7 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
   const client: S3ClientConfig = {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(other as S3ClientConfig),
-    region: region.trim(),
+    ...(nonEmpty(region) ? { region: region.trim() } : {}),
     ...(credentials ? { credentials: credentials as { accessKeyId: string; secretAccessKey: string } } : {}),
     ...(nonEmpty(endpoint) ? { endpoint: endpoint.trim() } : {}),
     ...(forcePathStyle !== undefined ? { forcePathStyle } : {}),
@@ -173,6 +177,7 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
     bucket: (params['Bucket'] as string).trim(),
     acl: nonEmpty(acl) ? (acl as ObjectCannedACL) : null,
     client,
+    regionKey: `${s3}.region`,
     uploadParams: { ...(actions['upload'] as object | undefined), ...(actions['uploadStream'] as object | undefined) },
     deleteParams: { ...(actions['delete'] as object | undefined) },
   };
@@ -264,7 +269,10 @@ export class S3Provider implements UploadProvider {
     const sdk = await import('@aws-sdk/client-s3');
     const client = new sdk.S3Client(this.config.client);
     const { config } = client;
-    const [region, useFips, useDualStack] = await Promise.all([config.region(), config.useFipsEndpoint(), config.useDualstackEndpoint()]);
+    const region = await config.region().catch((err: unknown) => {
+      throw new Error(`${this.config.regionKey} is not set and the AWS SDK found no region (AWS_REGION): set one ('auto' or any name for most S3-compatible storages)`, { cause: err });
+    });
+    const [useFips, useDualStack] = await Promise.all([config.useFipsEndpoint(), config.useDualstackEndpoint()]);
     const endpoint = config.endpointProvider({
       Bucket: this.config.bucket,
       Region: region,
