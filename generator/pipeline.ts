@@ -20,6 +20,7 @@ import { resolveInput, type BuildInput } from './load/load-project.js';
 import { loadPreviousBuild } from './load/load-previous.js';
 import { loadUserCode } from './load/load-user-code.js';
 import { orphanApiFiles } from './emit/project/user-code.js';
+import { projectCodeReport, projectCodeReportPath, projectCodeWarnings } from './emit/project/project-code.js';
 import { planMigration, type MigrationPlan } from './migrate/plan.js';
 import { checkRenames, suggestRenames } from './migrate/renames.js';
 import type { BuildOptions } from './options.js';
@@ -75,6 +76,7 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
     ...(ir.projectConfig?.unloaded ?? []).map((m) => `${m}: cannot be loaded here (not installed, or not a module): what the file takes from it is not read`),
     ...(seed ? await projectConfigWarnings(options.outDir, seed) : []),
     ...(ir.databaseNames?.warnings ?? []),
+    ...projectCodeWarnings(ir),
     ...orphanApiFiles(ir, userCode).map((file) => `${file} is kept, but its content type is no longer in the models: it is not served; delete it when done with it`),
   ];
 
@@ -87,6 +89,8 @@ export async function generate(options: BuildOptions): Promise<BuildResult> {
   if (migration.added) files.add(migration.added.path, withHeader(migration.added.path, migration.added.sql, migrationText), 'migration');
 
   if (ir.projectConfig && seed) files.add(projectConfigRecordPath, projectConfigRecordText(ir.projectConfig, seed));
+  const codeReport = projectCodeReport(ir);
+  if (codeReport) files.add(projectCodeReportPath, codeReport);
 
   // The change report: rewritten when the models change, else kept as the last one left it.
   const summary = summarize(ir);

@@ -74,6 +74,7 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
     plugins: loaded.plugins,
     databaseNames: database.report(),
     ...(loaded.project?.config ? { projectConfig: loaded.project.config } : {}),
+    ...(loaded.project?.code ? { projectCode: loaded.project.code } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { Provider } from './scalars.js';
 import type { I18nSettings } from './i18n.js';
 import type { ProjectPlugins } from './project-plugins.js';
 import type { ProjectConfig } from '../load/project-config.js';
+import type { ProjectCode } from '../load/project-code.js';
 import type { DatabaseNameReport } from './identifiers.js';
 import type { ScalarType, RelationKind } from '../../templates/runtime/meta.js';
 
@@ -256,6 +257,8 @@ export interface Schema {
    * gave. Absent for a models folder.
    */
   readonly projectConfig?: ProjectConfig;
+  /** A Strapi project's own code under src/ (load/project-code.ts): what it customises. Absent for a models folder. */
+  readonly projectCode?: ProjectCode;
   /** Table and column names the database cuts into one (errors) or that were shortened (warnings): identifiers.ts. */
   readonly databaseNames?: DatabaseNameReport;
 }

@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { modelsFolderPlugins, pluginsOf, type ProjectPlugins } from '../ir/project-plugins.js';
+import { loadProjectCode, type ProjectCode } from './project-code.js';
 import { isPlainObject, loadProjectConfig, ProjectConfigError, type ProjectConfig } from './project-config.js';
 
 export interface StrapiProject {
@@ -17,6 +18,8 @@ export interface StrapiProject {
   readonly dependencies: Readonly<Record<string, string>>;
   /** config/{server,api,plugins,middlewares} evaluated as Strapi does (load/project-config.ts); absent when that failed (`BuildInput.error`). */
   readonly config?: ProjectConfig;
+  /** Its own code under src/ (controllers, routes, lifecycles…): load/project-code.ts. */
+  readonly code?: ProjectCode;
 }
 
 export interface BuildInput {
@@ -52,7 +55,7 @@ export async function resolveInput(dir: string): Promise<BuildInput> {
     if (!(e instanceof ProjectConfigError)) throw e;
     return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project: { root: dir, strapiVersion, dependencies }, error: e.message, errorFile: e.file };
   }
-  const project: StrapiProject = { root: dir, strapiVersion, dependencies, config };
+  const project: StrapiProject = { root: dir, strapiVersion, dependencies, config, code: loadProjectCode(dir) };
   return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: withDisabled(pluginsOf(Object.keys(dependencies)), config), project };
 }
 

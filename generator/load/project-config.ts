@@ -279,21 +279,23 @@ function evaluateFile(root: string, file: string, env: unknown, unloaded: Set<st
  * loads as Node would; failing that, a project file in TypeScript (`./cron` → `cron/index.ts`)
  * runs the same way; failing that (a package the project's node_modules would hold: Strapi
  * loads config with them installed, a build need not), an inert stand-in, reported through
- * `missing` (the module that asked, and what), so the rest of the file is still read.
+ * `missing` (the module that asked, and what), so the rest of the file is still read. `stubs`
+ * answer for module ids before anything else (a recording `@strapi/strapi`, project-code.ts).
  */
-function runModule(full: string, code: string, missing: (from: string, id: string) => void): unknown {
+export function runModule(full: string, code: string, missing: (from: string, id: string) => void, stubs: Readonly<Record<string, unknown>> = {}): unknown {
   const commonJs = full.endsWith('.ts') || /^\s*(export|import)\s/m.test(code)
     ? ts.transpileModule(code, { fileName: full, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText
     : code;
   const nodeRequire = createRequire(full);
   const require = (id: string): unknown => {
+    if (Object.prototype.hasOwnProperty.call(stubs, id)) return stubs[id];
     try {
       return nodeRequire(id);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
     }
     const local = id.startsWith('.') ? localModule(path.resolve(path.dirname(full), id)) : undefined;
-    if (local) return runModule(local, readFileSync(local, 'utf8'), missing);
+    if (local) return runModule(local, readFileSync(local, 'utf8'), missing, stubs);
     missing(full, id);
     return inertModule;
   };

@@ -7,6 +7,7 @@ import { camelCase } from '../../ir/names.js';
 import type { Schema } from '../../ir/types.js';
 import type { UserCodeInputs } from '../../load/load-user-code.js';
 import { FileMap } from '../file-map.js';
+import { projectFilesOf, seededApiSettings } from './project-code.js';
 import { render } from '../templates.js';
 
 export function emitUserCode(ir: Schema, found: UserCodeInputs): FileMap {
@@ -25,6 +26,8 @@ export function emitUserCode(ir: Schema, found: UserCodeInputs): FileMap {
         routePath: `/${ct.names.route}`,
         findAction: 'find',
         serviceFind: collection ? 'find' : 'findSingle',
+        settings: seededApiSettings(ct, ir),
+        projectFiles: projectFilesOf(ct, ir),
       }),
       'user',
     );
