@@ -122,6 +122,17 @@ describe('REST writes and reads', () => {
     expect((await ok(api.get('/api/notes?pagination[withCount]=true'))).meta.pagination.total).toBe(before);
   });
 
+  it('links to a type the caller may not read are dropped from the input (Strapi sanitizeInput), the field with the last one', async () => {
+    const t = await tag('readable');
+    const p = await page('unreadable');
+    const writer = client(server.url, bearer(await createApiToken(built.dir, { type: 'custom', actions: ['api::note.note.create', 'api::note.note.findOne', 'api::tag.tag.find'] })));
+    const created = await writer.post('/api/notes', { data: { title: 'restricted', items: [{ __type: P, id: p }, { __type: T, id: t }], subject: { __type: P, id: p } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const stored = await ok(api.get(`/api/notes/${created.body.data.id}?populate=*`));
+    expect(stored.data.attributes.items.map((i: any) => [i.__type, i.id])).toEqual([[T, t]]);
+    expect(stored.data.attributes.subject).toBeNull();
+  });
+
   it('drafts are left out of a live list, shown by findOne', async () => {
     const draft = await tag('draft', { publishedAt: null });
     const id = await note({ items: [{ __type: T, id: draft }] });

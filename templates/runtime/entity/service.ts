@@ -23,6 +23,7 @@ import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } f
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
+import { removeRestrictedRelations } from './restricted-relations.js';
 
 export interface RestLimits {
   readonly defaultLimit: number;
@@ -135,7 +136,7 @@ export class EntityService {
   }
 
   async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
-    const input = assertDataPayload(body);
+    const input = this.sanitizeRelations(assertDataPayload(body), access);
     this.parsePopulate(query, access); // a bad populate is a 400 before anything is written
     const now = new Date();
     return this.committed(this.db.transaction((tx) =>
@@ -155,7 +156,7 @@ export class EntityService {
   }
 
   async update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
-    const input = assertDataPayload(body);
+    const input = this.sanitizeRelations(assertDataPayload(body), access);
     const entryId = parseId(id);
     this.parsePopulate(query, access);
     return this.committed(this.db.transaction(async (tx) => {
@@ -261,6 +262,11 @@ export class EntityService {
       this.meta,
     );
     return entries;
+  }
+
+  /** A caller's input without the relations to types it may not read (Strapi's sanitizeInput). */
+  private sanitizeRelations(input: Record<string, unknown>, access: Access | undefined): Record<string, unknown> {
+    return access ? removeRestrictedRelations(this.meta.fields, input, this.options.registry, (uid) => access.canFind(uid)) : input;
   }
 
   /**
