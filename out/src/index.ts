@@ -11,9 +11,15 @@
  * src/config.ts; your own middlewares and policies go in src/middlewares/<name>.ts and
  * src/policies/<name>.ts (then rebuild), per content type code in src/api/<name>.ts.
  */
+import { fileURLToPath } from 'node:url';
 import { defineApp } from './runtime/extend/index.js';
+import { seedDemoData } from './demo-data.js';
 
 export default defineApp({
   register() {},
-  async bootstrap() {},
+  // The demo's sample content, written into an empty database outside production.
+  async bootstrap(context) {
+    if (process.env.NODE_ENV === 'production') return;
+    if (await seedDemoData(context, fileURLToPath(new URL('..', import.meta.url)))) console.log('demo: sample content written');
+  },
 });

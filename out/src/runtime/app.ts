@@ -26,6 +26,7 @@ import { checkPolicies, resolvePolicies, restPolicyContext } from './extend/poli
 import { jsonBody } from './http/body.js';
 import { allowedMethods } from './http/methods.js';
 import { serverTiming } from './http/server-timing.js';
+import { landingPage } from './http/landing.js';
 import { buildStack, defaultStack } from './http/stack.js';
 import { actionName, findActionOf, type Route, type RouteState } from './rest/routes.js';
 import { transformer, transformsRoute, type TransformerTarget } from './rest/transformer.js';
@@ -179,7 +180,10 @@ export function buildApp(options: AppOptions): App {
       errors: errorMiddleware(options.log),
       body: (limit) => jsonBody({ limit }),
       bodyLimit: config.api.rest.bodyLimit,
-      public: options.upload?.middleware ?? [],
+      public: [
+        ...(options.upload?.middleware ?? []),
+        ...(core.environment === 'production' ? [] : [landingPage({ registry: options.registry, prefix: config.api.rest.prefix, plugins: (options.plugins ?? []).map((p) => p.name) })]),
+      ],
       log: (line) => console.log(line),
     },
     extensions.middlewares,

@@ -23,7 +23,7 @@ const article = contentType([
   { kind: 'morph', name: 'items', relation: 'morphToMany', toMany: true } as FieldMeta,
 ]);
 const registry = {
-  contentTypes: new Map([['api::person.person', {}], ['api::tag.tag', {}], ['api::article.article', article]]),
+  contentTypes: new Map<string, unknown>([['api::person.person', {}], ['api::tag.tag', {}], ['api::article.article', article]]),
   components: new Map([['shared.credit', credit]]),
 } as unknown as Registry;
 const canFind = (uid: string) => uid !== 'api::person.person';
