@@ -117,6 +117,27 @@ describe('/documentation', () => {
     }
   });
 
+  it("Swagger UI's Try it out calls the server it is served by, on any port, with the prefilled values", async (ctx) => {
+    expect(document.servers).toEqual([{ url: '/', description: 'this server' }]);
+    if (chromiumMissing) return ctx.skip(chromiumMissing);
+    const browser = await launchChromium();
+    try {
+      const { page, problems } = await watchedPage(browser);
+      await page.goto(`${server.url}/documentation`);
+      const list = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/api\/articles$/ }) }).first();
+      await list.locator('.opblock-summary').click();
+      await list.locator('.try-out__btn').click();
+      await list.locator('.execute').click();
+      const status = list.locator('.live-responses-table tr.response .response-col_status').first();
+      await status.waitFor();
+      expect((await status.innerText()).trim()).toBe('200');
+      expect(await list.locator('.request-url').innerText()).toContain(`${server.url}/api/articles?`);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('is not served in production', async () => {
     const secrets = { JWT_SECRET: 'x'.repeat(44), API_TOKEN_SALT: 'y'.repeat(44) };
     const production = await startServer(built.dir, { NODE_ENV: 'production', ...secrets });
