@@ -13,13 +13,18 @@ let server: RunningServer;
 let token: string;
 let api: ReturnType<typeof client>;
 
-async function upload(name: string, type: string, bytes: Uint8Array): Promise<any> {
+async function upload(name: string, type: string, bytes: Uint8Array, fields: Record<string, string> = {}): Promise<any> {
+  const res = await uploadRequest(name, type, bytes, fields);
+  if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function uploadRequest(name: string, type: string, bytes: Uint8Array, fields: Record<string, string> = {}, auth = bearer(token)): Promise<{ status: number; body: any }> {
   const form = new FormData();
   form.append('files', new Blob([Uint8Array.from(bytes)], { type }), name);
-  const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: bearer(token) });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);
-  return body;
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: auth });
+  return { status: res.status, body: await res.json() };
 }
 
 beforeAll(async () => {
@@ -48,6 +53,38 @@ describe('media fields', () => {
     const served = await fetch(`${server.url}${file.url}`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('ref, refId and field link the uploaded file to the entry (as Strapi), replacing a single media', async () => {
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#08f' } }).png().toBuffer();
+    const article = (await api.post('/api/articles', { data: { title: 'Linked on upload' } })).body.data.id;
+    const [first] = await upload('first.png', 'image/png', png, { ref: 'api::article.article', refId: String(article), field: 'cover' });
+    expect((await api.get(`/api/articles/${article}?populate=cover`)).body.data.attributes.cover.data.id).toBe(first.id);
+    const [second] = await upload('second.png', 'image/png', png, { ref: 'api::article.article', refId: String(article), field: 'cover' });
+    expect((await api.get(`/api/articles/${article}?populate=cover`)).body.data.attributes.cover.data.id).toBe(second.id);
+  });
+
+  it('a link that names no entry or media field, a file the field does not allow, or a caller who may not update the type: refused, nothing stored', async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const before = (await api.get('/api/upload/files')).body.length;
+    const article = (await api.post('/api/articles', { data: { title: 'Not linked' } })).body.data.id;
+    for (const fields of [
+      { ref: 'api::article.article', refId: '999999', field: 'cover' },
+      { ref: 'api::article.article', refId: String(article), field: 'title' },
+      { ref: 'api::nope.nope', refId: '1', field: 'cover' },
+      { ref: 'api::article.article', field: 'cover' },
+    ]) {
+      const res = await uploadRequest('x.png', 'image/png', png, fields);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'ref, refId and field must name an entry and one of its media fields' });
+    }
+    const text = await uploadRequest('notes.txt', 'text/plain', new TextEncoder().encode('hi'), { ref: 'api::article.article', refId: String(article), field: 'cover' });
+    expect(text.status).toBe(400);
+    expect(text.body.error.message).toBe('cover only accepts images: "notes.txt" is text/plain');
+    const uploader = bearer(await createApiToken(built.dir, { type: 'custom', actions: ['plugin::upload.content-api.upload'] }));
+    expect((await uploadRequest('y.png', 'image/png', png, { ref: 'api::article.article', refId: String(article), field: 'cover' }, uploader)).status).toBe(403);
+    expect((await api.get('/api/upload/files')).body.length).toBe(before);
+    expect((await api.get(`/api/articles/${article}?populate=cover`)).body.data.attributes.cover.data).toBeNull();
   });
 
   it('refuses a file whose type the field does not allow', async () => {

@@ -75,7 +75,7 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
     ...(options.events ? { events: options.events } : {}),
   });
   return {
-    routes: uploadRoutes(meta, service, config, tmpDir),
+    routes: uploadRoutes(meta, service, config, tmpDir, options.registry),
     middleware: provider === local ? [serveUploads({ dir: local.dir, prefix: local.urlPrefix, maxAge: config.maxAge }) as Middleware] : [],
     service,
     entryFiles: new EntryFiles({ service, config, tmpDir, ...(options.registry ? { registry: options.registry } : {}) }),

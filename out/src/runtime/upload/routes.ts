@@ -3,13 +3,14 @@
  * The upload plugin's Content API routes (under the REST prefix), as Strapi v4 answers them:
  * bare file objects and arrays, no `{data, meta}` envelope.
  *
- *   POST   /upload              plugin::upload.content-api.upload    multipart `files` (+ `fileInfo`) → [file, ...]
+ *   POST   /upload              plugin::upload.content-api.upload    multipart `files` (+ `fileInfo`, `ref`/`refId`/`field`: link.ts) → [file, ...]
  *   POST   /upload?id=<id>      plugin::upload.content-api.upload    one file: replace it; no file: update its fileInfo → file
  *   GET    /upload/files        plugin::upload.content-api.find      → [file, ...]
  *   GET    /upload/files/:id    plugin::upload.content-api.findOne   → file | 404 file.notFound
  *   DELETE /upload/files/:id    plugin::upload.content-api.destroy   → the deleted file | 404 file.notFound
  */
-import type { ContentTypeMeta } from '../meta.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
+import { mediaLinkOf } from './link.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { isMultipart, parseJsonText } from '../http/body.js';
 import { parseQueryString } from '../query/parse.js';
@@ -28,7 +29,7 @@ export const uploadActions = {
 /** The multipart field that carries the files. */
 export const filesField = 'files';
 
-export function uploadRoutes(meta: ContentTypeMeta, service: UploadService, config: UploadConfig, tmpDir: string): Route[] {
+export function uploadRoutes(meta: ContentTypeMeta, service: UploadService, config: UploadConfig, tmpDir: string, registry?: Registry): Route[] {
   const route = (method: Route['method'], path: string, action: keyof typeof uploadActions, handler: Route['handler']): Route => ({
     method,
     path,
@@ -51,7 +52,9 @@ export function uploadRoutes(meta: ContentTypeMeta, service: UploadService, conf
           if (files.length > 1) throw new ApplicationError('Cannot replace a file with multiple ones');
           ctx.body = await service.replace(id, files[0]!, infos[0] ?? {});
         } else {
-          ctx.body = await service.upload(files, infos);
+          const auth = (ctx.state as { auth?: { can(action: string): boolean } }).auth;
+          const link = mediaLinkOf(body.multipart?.fields ?? new Map(), registry, (action) => auth?.can(action) ?? false);
+          ctx.body = await service.upload(files, infos, link);
         }
         ctx.status = 200;
       } finally {

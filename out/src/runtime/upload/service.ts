@@ -13,6 +13,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
+import { assertLinkTypes, checkMediaLink, writeMediaLink, type MediaLink } from './link.js';
 import { parseId } from '../entity/service.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError, validationErrors } from '../errors.js';
 import type { ContentTypeMeta, Registry, ScalarFieldMeta } from '../meta.js';
@@ -113,13 +114,19 @@ export class UploadService {
   }
 
   /**
-   * Stores `files` (with `infos[i]` for the i-th) and inserts their rows in one transaction.
-   * Answers the file objects in order.
+   * Stores `files` (with `infos[i]` for the i-th) and inserts their rows in one transaction,
+   * linked to an entry's media field when `link` says so (link.ts). Answers the file objects in order.
    */
-  async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[] = []): Promise<FileObject[]> {
+  async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[] = [], link?: MediaLink): Promise<FileObject[]> {
+    if (link) await checkMediaLink(this.options.db, link);
     const staged = await this.stage(files, infos);
     try {
-      const files = await this.options.db.transaction((tx) => this.insert(staged, tx));
+      if (link) assertLinkTypes(link, staged.files.map((f) => f.prepared));
+      const files = await this.options.db.transaction(async (tx) => {
+        const inserted = await this.insert(staged, tx);
+        if (link) await writeMediaLink(tx, link, inserted.map((f) => f.id as number));
+        return inserted;
+      });
       this.options.events?.committed();
       return files;
     } catch (err) {
