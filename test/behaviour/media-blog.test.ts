@@ -68,12 +68,13 @@ describe('media fields', () => {
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
     const before = (await api.get('/api/upload/files')).body.length;
     const article = (await api.post('/api/articles', { data: { title: 'Not linked' } })).body.data.id;
-    for (const fields of [
+    const links: Record<string, string>[] = [
       { ref: 'api::article.article', refId: '999999', field: 'cover' },
       { ref: 'api::article.article', refId: String(article), field: 'title' },
       { ref: 'api::nope.nope', refId: '1', field: 'cover' },
       { ref: 'api::article.article', field: 'cover' },
-    ]) {
+    ];
+    for (const fields of links) {
       const res = await uploadRequest('x.png', 'image/png', png, fields);
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'ref, refId and field must name an entry and one of its media fields' });

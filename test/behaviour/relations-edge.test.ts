@@ -32,6 +32,17 @@ afterAll(async () => {
   await built?.cleanup();
 });
 
+describe('media', () => {
+  it('a multiple media field without files is populated as { data: null }, a single one too (as Strapi answers them)', async () => {
+    const id = (await ok(api.post('/api/people', { data: { name: 'No pictures' } }))).data.id;
+    const one = await ok(api.get(`/api/people/${id}?populate[gallery]=true&populate[avatar]=true`));
+    expect(one.data.attributes.gallery).toEqual({ data: null });
+    expect(one.data.attributes.avatar).toEqual({ data: null });
+    const list = await ok(api.get(`/api/people?filters[id][$eq]=${id}&populate=*`));
+    expect(list.data[0].attributes.gallery).toEqual({ data: null });
+  });
+});
+
 describe('self-relations', () => {
   it('two-way oneToOne: each side sees the other; linking moves the partner', async () => {
     const ann = await person('Ann');

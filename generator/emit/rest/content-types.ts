@@ -188,7 +188,8 @@ export function responseMembers(attributes: readonly Attribute[], naming: EntryT
       }
       case 'media': {
         const entry = imports.entry(naming.contentType(uploadFileUid));
-        members.push(`${a.name}?: { data: ${a.multiple ? `${entry}[]` : `${entry} | null`} };`);
+        // No files: `null` for a multiple media field too, as Strapi answers it.
+        members.push(`${a.name}?: { data: ${a.multiple ? `${entry}[] | null` : `${entry} | null`} };`);
         break;
       }
       case 'morph': {

@@ -124,8 +124,9 @@ export class EntityService {
       ...(access ? { canFind: (uid: string) => access.canFind(uid) } : {}),
     });
     const rows = await db.query(plan.select.sql, plan.select.params);
-    // findOne ignores publicationState for the entry itself; populated relations stay live.
-    const [entry] = await this.toEntries(db, rows, plan.fields, tree, 'live');
+    // findOne ignores publicationState, for the entry and for what it populates: Strapi's findOne
+    // passes none, so drafts are listed in its relations (at any depth) as they are not in a live list.
+    const [entry] = await this.toEntries(db, rows, plan.fields, tree, 'preview');
     return entry ?? null;
   }
 

@@ -10,7 +10,7 @@
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { prismaJson } from '../entity/input.js';
-import { ApplicationError, NotFoundError } from '../errors.js';
+import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta.js';
 import { EntityService, parseId, type Access, type FindResult } from '../entity/service.js';
 import { rethrowUniqueViolation } from '../entity/unique.js';
@@ -81,8 +81,8 @@ export class LocalizedEntityService extends EntityService {
       const entry = await EntityService.prototype.update.call(service, id, { data: input }, query, access);
       const siblings = await service.siblingsOf(tx, entry.id);
       await service.copyShared(tx, entry.id, siblings, Object.keys(input));
-      // The answer was read before the copy: only the siblings changed since.
-      return entry;
+      // The answer was read before the copy: read again when it may show the siblings.
+      return siblings.length > 0 && query['populate'] !== undefined ? (await service.readOne(entry.id, query, access, tx))! : entry;
     }));
   }
 
@@ -93,7 +93,7 @@ export class LocalizedEntityService extends EntityService {
     const id = await this.singleId(this.db, locale ?? this.i18n.defaultLocale);
     if (id !== null) return this.update(id, body, query, access);
     // Another locale's entry exists: a single type's other locales are made with POST /localizations.
-    if ((await this.singleId(this.db, allLocales)) !== null) throw new ApplicationError('singleType.alreadyExists');
+    if ((await this.singleId(this.db, allLocales)) !== null) throw new ValidationError('singleType.alreadyExists');
     return this.create({ data: { ...data, ...(locale === undefined ? {} : { locale }) } }, query, access);
   }
 
@@ -131,7 +131,7 @@ export class LocalizedEntityService extends EntityService {
     const sourceId = id === null ? await firstIdLocked(tx, this.meta, () => this.singleId(tx, allLocales)) : parseId(id);
     if (sourceId !== null) await lockRows(tx, this.meta, [sourceId]);
     const source = sourceId === null ? null : await this.readOne(sourceId, {}, undefined, tx);
-    if (!source) throw new NotFoundError();
+    if (!source) throw new NotFoundError('Entity not found');
     const data = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
     if (!('locale' in data)) throw new ApplicationError('locale is missing');
     if (typeof data.locale !== 'string' || !this.i18n.locales.some((l) => l.code === data.locale)) throw new ApplicationError('locale is invalid');

@@ -218,12 +218,14 @@ type SelectedScalars<R extends Registry, U, Q> = Q extends {
 type ScalarsOf<R extends Registry, U, Q> = Pick<Model<R, U>['attributes'], SelectedScalars<R, U, Q> & keyof Model<R, U>['attributes']>;
 /** How a populated relation reads: Strapi's `{ data }` envelope of entries, or entries themselves (users-permissions, upload). */
 type Shape = 'envelope' | 'flat';
+/** A multiple media field without files is `null` (Strapi's answer), a to-many relation `[]`. */
+type NoFiles<T> = T extends 'plugin::upload.file' ? null : never;
 type RelationResult<R extends Registry, Rel, S, F extends Shape> = Rel extends {
     target: infer T;
     many: infer M;
 } ? F extends 'envelope' ? {
-    data: M extends true ? EntryOf<R, T, S>[] : EntryOf<R, T, S> | null;
-} : M extends true ? FlatOf<R, T, S>[] : FlatOf<R, T, S> | null : never;
+    data: M extends true ? EntryOf<R, T, S>[] | NoFiles<T> : EntryOf<R, T, S> | null;
+} : M extends true ? FlatOf<R, T, S>[] | NoFiles<T> : FlatOf<R, T, S> | null : never;
 type ComponentResult<R extends Registry, C, S, F extends Shape> = C extends {
     component: infer Cu;
     many: infer M;

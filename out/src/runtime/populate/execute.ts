@@ -238,8 +238,17 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
   for (const item of items) {
     const list = byOwner.get(item.id) ?? [];
     if (toMany) assertWithinLimit(ctx, node, list.length);
-    item.attributes[field.name] = { data: toMany ? list : (list[0] ?? null) };
+    item.attributes[field.name] = { data: relationData(node, toMany, list) };
   }
+}
+
+/**
+ * A populated relation's `data`: the list, or the one entry (null). A multiple media field
+ * without files is `null`, not `[]`, as Strapi answers it (its media are morph links).
+ */
+function relationData(node: PopulateNode, toMany: boolean, list: readonly Entry[]): Entry | readonly Entry[] | null {
+  if (!toMany) return list[0] ?? null;
+  return list.length === 0 && node.field.kind === 'media' ? null : list;
 }
 
 /**
@@ -355,7 +364,7 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
     let list = idsOf(item).filter((id) => entries.has(id)).map((id) => entries.get(id)!);
     if (node.query.sort !== undefined) list = [...list].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     if (toMany) assertWithinLimit(ctx, node, list.length);
-    item.out[name] = { data: toMany ? list : (list[0] ?? null) };
+    item.out[name] = { data: relationData(node, toMany, list) };
   }
 }
 
