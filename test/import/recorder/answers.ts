@@ -79,6 +79,8 @@ export async function recordImportGraphql(client: StrapiClient, full: Auth, user
   await client.graphql('graphql.homepage', `query { homepage(publicationState: PREVIEW) { data { id attributes { title publishedAt featured { data { id attributes { title } } } seo { id metaTitle } hero { id heading image { data { id } } author { data { id } } tags { data { id } } ctas { id label target { data { id } } style { color bold } } } } } } }`, full);
   await client.graphql('graphql.uploadFiles', `query { uploadFiles(sort: "id:asc") { data { id attributes { name alternativeText caption width height formats hash ext mime size url previewUrl provider provider_metadata createdAt updatedAt } } } }`, full);
   await client.graphql('graphql.me', `query { me { id username email confirmed blocked role { id name type } } }`, user);
+  // Strapi types morph fields with the GenericMorph union and fails to resolve them: recorded as it answers.
+  await client.graphql('graphql.notes', `query { notes(sort: "id:asc") { data { id attributes { title subject { __typename ... on Tag { name } ... on Article { title } } items { __typename ... on Tag { name } ... on Author { name } ... on Article { title } } } } } }`, full);
 }
 
 export async function recordImportLists(client: StrapiClient): Promise<void> {

@@ -191,7 +191,11 @@ module.exports = {
       });
       tokens.push({ id: created.id, name: created.name, type: created.type, accessKey: created.accessKey, expiresAt: created.expiresAt });
     }
-    for (const hook of ${JSON.stringify(webhooks)}) await strapi.webhookStore.createWebhook(hook);
+    // createWebhook always enables (as the admin does); a disabled one is an update away.
+    for (const hook of ${JSON.stringify(webhooks)}) {
+      const created = await strapi.webhookStore.createWebhook(hook);
+      if (!hook.isEnabled) await strapi.webhookStore.updateWebhook(created.id, hook);
+    }
 
     const folders = strapi.plugin('upload').service('folder');
     const photos = await folders.create({ name: 'Photos', parent: null });

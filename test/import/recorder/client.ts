@@ -2,24 +2,15 @@
  * Talking to the Strapi being recorded: JSON requests that fail loudly, multipart uploads, a
  * recorder of answers, deep `populate` written out level by level, and small generated PNGs.
  */
-import { deflateSync } from 'node:zlib';
 import qs from 'qs';
+import sharp from 'sharp';
+import type { RecordedRequest } from '../../helpers/strapi-data.js';
 import type { ModelSchema } from './app.js';
 
 export type Auth = { kind: 'public' } | { kind: 'token'; name: string; key: string } | { kind: 'user'; name: string; jwt: string };
 
 export const publicAuth: Auth = { kind: 'public' };
 
-export interface RecordedAnswer {
-  name: string;
-  method: string;
-  path: string;
-  /** `public`, `token:<token type>` or `user:<username>`: what the request carried. */
-  auth: string;
-  body?: unknown;
-  status: number;
-  answer: unknown;
-}
 
 function headers(auth: Auth): Record<string, string> {
   if (auth.kind === 'token') return { authorization: `Bearer ${auth.key}` };
@@ -27,10 +18,20 @@ function headers(auth: Auth): Record<string, string> {
   return {};
 }
 
+/** JSON, or the text itself when Strapi answers plain text (koa's "Internal Server Error"). */
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 const authLabel = (auth: Auth) => (auth.kind === 'public' ? 'public' : auth.kind === 'token' ? `token:${auth.name}` : `user:${auth.name}`);
 
 export class StrapiClient {
-  readonly answers: RecordedAnswer[] = [];
+  readonly answers: RecordedRequest[] = [];
 
   constructor(readonly baseUrl: string) {}
 
@@ -41,7 +42,7 @@ export class StrapiClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
+    return { status: response.status, json: parseBody(text) };
   }
 
   /** A write or read of the fill: anything but 2xx stops the recording. */
@@ -111,49 +112,7 @@ function attributesPopulate(models: { types: ModelSchema[]; components: Map<stri
   return out;
 }
 
-/** A small RGB PNG, `width`×`height`, in two colour bands so thumbnails differ from originals. */
-export function png(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const row = Buffer.alloc(1 + width * 3);
-  const raw = Buffer.alloc(row.length * height);
-  for (let y = 0; y < height; y++) {
-    const shade = y < height / 2 ? 1 : 0.5;
-    const offset = y * row.length;
-    raw[offset] = 0;
-    for (let x = 0; x < width; x++) {
-      raw[offset + 1 + x * 3] = Math.round(rgb[0] * shade);
-      raw[offset + 2 + x * 3] = Math.round(rgb[1] * shade);
-      raw[offset + 3 + x * 3] = Math.round(rgb[2] * shade);
-    }
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+/** A small PNG of one colour, made by sharp (Strapi's own image library makes the formats). */
+export function png(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
 }

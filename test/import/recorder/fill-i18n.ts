@@ -13,8 +13,8 @@ export async function fillI18n(client: StrapiClient, admin: Auth): Promise<{ use
   // Strapi 4's localization route takes the fields unwrapped and answers the entry unwrapped.
   const localize = async (plural: string, id: number, body: Record<string, unknown>) => (await client.send('POST', `/api/${plural}/${id}/localizations`, admin, body)).id as number;
 
-  const [cover] = await client.upload(admin, [{ name: 'cover.png', type: 'image/png', data: png(300, 180, [30, 90, 200]) }]);
-  const [share] = await client.upload(admin, [{ name: 'share-fr.png', type: 'image/png', data: png(64, 64, [200, 30, 90]) }]);
+  const [cover] = await client.upload(admin, [{ name: 'cover.png', type: 'image/png', data: await png(300, 180, [30, 90, 200]) }]);
+  const [share] = await client.upload(admin, [{ name: 'share-fr.png', type: 'image/png', data: await png(64, 64, [200, 30, 90]) }]);
 
   const newsEn = await create('categories', { name: 'News', locale: 'en' });
   const newsFr = await localize('categories', newsEn, { name: 'Actualités', locale: 'fr' });
@@ -57,6 +57,6 @@ export async function fillI18n(client: StrapiClient, admin: Auth): Promise<{ use
   await client.send('PUT', '/api/global', admin, { data: { siteName: 'My site', footer: 'Made in EN', locale: 'en' } });
   await client.send('POST', '/api/global/localizations', admin, { siteName: 'Mon site', footer: 'Fait en FR', locale: 'fr' });
 
-  await client.upload(admin, [{ name: 'cover-de.png', type: 'image/png', data: png(64, 64, [90, 200, 30]) }], { ref: 'api::page.page', refId: String(homeDe), field: 'cover' });
+  await client.upload(admin, [{ name: 'cover-de.png', type: 'image/png', data: await png(64, 64, [90, 200, 30]) }], { ref: 'api::page.page', refId: String(homeDe), field: 'cover' });
   return { users };
 }

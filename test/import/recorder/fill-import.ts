@@ -5,7 +5,7 @@
  * updates, deletes that leave id gaps, the single type, morph relations, and uploads linked with
  * ref/refId/field, into components too.
  */
-import { png, type Auth, type StrapiClient } from './client.js';
+import { png, publicAuth, type Auth, type StrapiClient } from './client.js';
 
 export interface RecordedUser {
   username: string;
@@ -15,23 +15,26 @@ export interface RecordedUser {
   jwt: string;
   role: string;
   blocked: boolean;
+  confirmed: boolean;
 }
 
-const image = (name: string, rgb: [number, number, number], width = 320, height = 200) => ({ name, type: 'image/png', data: png(width, height, rgb) });
+const image = async (name: string, rgb: [number, number, number], width = 320, height = 200) => ({ name, type: 'image/png', data: await png(width, height, rgb) });
 
-export async function registerUsers(client: StrapiClient, specs: { username: string; role: string; blocked?: boolean }[], admin: Auth): Promise<RecordedUser[]> {
+export async function registerUsers(client: StrapiClient, specs: { username: string; role: string; blocked?: boolean; confirmed?: boolean }[], admin: Auth): Promise<RecordedUser[]> {
   const users: RecordedUser[] = [];
   for (const spec of specs) {
     const email = `${spec.username}@example.com`;
     const password = `${spec.username.charAt(0).toUpperCase()}${spec.username.slice(1)}Pass123`;
     const { jwt, user } = await client.send('POST', '/api/auth/local/register', { kind: 'public' }, { username: spec.username, email, password });
-    users.push({ username: spec.username, email, password, id: user.id, jwt, role: spec.role, blocked: Boolean(spec.blocked) });
+    users.push({ username: spec.username, email, password, id: user.id, jwt, role: spec.role, blocked: Boolean(spec.blocked), confirmed: spec.confirmed ?? true });
   }
   const roles = (await client.send('GET', '/api/users-permissions/roles', admin)).roles as { id: number; type: string }[];
   for (const user of users) {
     const role = roles.find((r) => r.type === user.role);
     if (!role) throw new Error(`no role ${user.role}`);
-    if (user.role !== 'authenticated' || user.blocked) await client.send('PUT', `/api/users/${user.id}`, admin, { role: role.id, blocked: user.blocked });
+    if (user.role !== 'authenticated' || user.blocked || !user.confirmed) {
+      await client.send('PUT', `/api/users/${user.id}`, admin, { role: role.id, blocked: user.blocked, confirmed: user.confirmed });
+    }
   }
   return users;
 }
@@ -39,10 +42,19 @@ export async function registerUsers(client: StrapiClient, specs: { username: str
 export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ users: RecordedUser[] }> {
   const users = await registerUsers(
     client,
-    [{ username: 'alice', role: 'authenticated' }, { username: 'bob', role: 'editor' }, { username: 'carol', role: 'authenticated', blocked: true }],
+    [
+      { username: 'alice', role: 'authenticated' },
+      { username: 'bob', role: 'editor' },
+      { username: 'carol', role: 'authenticated', blocked: true },
+      { username: 'dave', role: 'authenticated', confirmed: false },
+    ],
     admin,
   );
-  const [aliceUser, bobUser] = users as [RecordedUser, RecordedUser, RecordedUser];
+  const [aliceUser, bobUser, , daveUser] = users as [RecordedUser, RecordedUser, RecordedUser, RecordedUser];
+  // Tokens Strapi keeps in clear: a confirmation code for dave, a reset code for bob. The emails
+  // themselves fail (no mail server), after Strapi stored the codes: the answers are recorded.
+  await client.record('fill.send-email-confirmation', 'POST', '/api/auth/send-email-confirmation', publicAuth, { email: daveUser.email });
+  await client.record('fill.forgot-password', 'POST', '/api/auth/forgot-password', publicAuth, { email: bobUser.email });
   const alice: Auth = { kind: 'user', name: 'alice', jwt: aliceUser.jwt };
 
   const create = async (plural: string, data: Record<string, unknown>, auth = admin) => (await client.send('POST', `/api/${plural}`, auth, { data })).data.id as number;
@@ -58,10 +70,10 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
   const p2 = await create('profiles', { bio: 'Writes about life.', website: null });
 
   // Files uploaded on their own, then used by id.
-  const [avatar] = await client.upload(admin, [image('avatar.png', [200, 40, 40])], { fileInfo: JSON.stringify({ alternativeText: 'Ada', caption: 'Portrait' }) });
-  const [heroImage, picture1, picture2] = await client.upload(admin, [image('hero.png', [40, 200, 40], 400, 240), image('pic-one.png', [40, 40, 200]), image('pic-two.png', [200, 200, 40])]);
-  const [ctaIcon] = await client.upload(admin, [image('icon.png', [10, 10, 10], 64, 64)]);
-  const [dropped] = await client.upload(admin, [image('dropped.png', [90, 90, 90], 64, 64)]);
+  const [avatar] = await client.upload(admin, [await image('avatar.png', [200, 40, 40])], { fileInfo: JSON.stringify({ alternativeText: 'Ada', caption: 'Portrait' }) });
+  const [heroImage, picture1, picture2] = await client.upload(admin, [await image('hero.png', [40, 200, 40], 400, 240), await image('pic-one.png', [40, 40, 200]), await image('pic-two.png', [200, 200, 40])]);
+  const [ctaIcon] = await client.upload(admin, [await image('icon.png', [10, 10, 10], 64, 64)]);
+  const [dropped] = await client.upload(admin, [await image('dropped.png', [90, 90, 90], 64, 64)]);
   const [notes] = await client.upload(admin, [{ name: 'notes.txt', type: 'text/plain', data: Buffer.from('plain text attachment\n') }]);
 
   const a1 = await create('authors', { name: 'Ada', email: 'ada@example.com', avatar: avatar.id, profile: p1 });
@@ -178,13 +190,13 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
   await create('notes', { title: 'Empty note' });
 
   // Uploads linked by ref/refId/field: a field of an entry, media inside components.
-  await client.upload(admin, [image('cover.png', [250, 120, 0], 800, 500)], { ref: 'api::article.article', refId: String(A1), field: 'cover' });
-  await client.upload(admin, [image('cover-five.png', [0, 120, 250])], { ref: 'api::article.article', refId: String(A5), field: 'cover' });
+  await client.upload(admin, [await image('cover.png', [250, 120, 0], 800, 500)], { ref: 'api::article.article', refId: String(A1), field: 'cover' });
+  await client.upload(admin, [await image('cover-five.png', [0, 120, 250])], { ref: 'api::article.article', refId: String(A5), field: 'cover' });
   const a1Seo = (await client.send('GET', `/api/articles/${A1}?populate[seo]=true`, admin)).data.attributes.seo.id;
-  await client.upload(admin, [image('share.png', [120, 0, 120])], { ref: 'shared.seo', refId: String(a1Seo), field: 'shareImage' });
+  await client.upload(admin, [await image('share.png', [120, 0, 120])], { ref: 'shared.seo', refId: String(a1Seo), field: 'shareImage' });
   const a5 = await client.send('GET', `/api/articles/${A5}?populate[blocks][on][sections.hero][populate][ctas]=true`, admin);
   const a5Hero = a5.data.attributes.blocks.find((b: any) => b.__component === 'sections.hero');
-  await client.upload(admin, [image('go.png', [0, 250, 0], 64, 64)], { ref: 'sections.cta', refId: String(a5Hero.ctas[0].id), field: 'icon' });
+  await client.upload(admin, [await image('go.png', [0, 250, 0], 64, 64)], { ref: 'sections.cta', refId: String(a5Hero.ctas[0].id), field: 'icon' });
   // A file's information updated after upload.
   await client.upload(admin, [], { fileInfo: JSON.stringify({ alternativeText: 'A hero', caption: 'Hero caption', name: 'hero-renamed.png' }) }, `?id=${heroImage.id}`);
 

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     answers = { strapiVersion, dialect, timeZone: recordTimeZone, set, recordedAt: new Date().toISOString(), requests: client.answers };
     perDialect = {
       apiTokens: tokens,
-      users: users.map(({ username, email, password, id, role, blocked }: RecordedUser) => ({ username, email, password, id, role, blocked })),
+      users: users.map(({ username, email, password, id, role, blocked, confirmed }: RecordedUser) => ({ username, email, password, id, role, blocked, confirmed })),
       userJwt: { username: alice.username, id: alice.id, jwt: alice.jwt },
       database: dialect === 'sqlite' ? '.tmp/data.db' : databaseName(set, dialect),
     };
