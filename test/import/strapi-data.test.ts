@@ -98,7 +98,7 @@ const expectedRows: Record<StrapiDataSet, Record<string, number>> = {
     upload_folders: 3,
   },
   'import-i18n': {
-    pages: 7,
+    pages: 8,
     categories: 3,
     globals: 2,
     i18n_locale: 3,

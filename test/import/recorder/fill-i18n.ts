@@ -1,7 +1,7 @@
 /**
  * The data of set `import-i18n` (fixtures/import-i18n/models): localized pages, categories and a
  * single type in en (default), fr and de, made through Strapi's `/localizations` routes; a whole
- * group, a partial group (no de), a lone entry in a non-default locale, a draft, a deleted
+ * group, a partial group (en ⇄ fr, de → fr one way), a lone entry in a non-default locale, a draft, a deleted
  * localization, components and media per locale.
  */
 import { png, type Auth, type StrapiClient } from './client.js';
@@ -44,9 +44,12 @@ export async function fillI18n(client: StrapiClient, admin: Auth): Promise<{ use
   const homeDe = await localize('pages', homeFr, { title: 'Startseite', slug: 'startseite', locale: 'de', publishedAt: null });
 
   const aboutEn = await create('pages', { title: 'About', slug: 'about', views: 5, category: docsEn, locale: 'en' });
-  await localize('pages', aboutEn, { title: 'À propos', slug: 'a-propos', locale: 'fr' });
+  const aboutFr = await localize('pages', aboutEn, { title: 'À propos', slug: 'a-propos', locale: 'fr' });
   const aboutDe = await localize('pages', aboutEn, { title: 'Über uns (gelöscht)', slug: 'uber-uns', locale: 'de' });
   await client.send('DELETE', `/api/pages/${aboutDe}`, admin);
+  // A partial group, as Strapi leaves one when an entry is created with `localizations`: the new
+  // de page links to fr, nothing links back to it (en ⇄ fr stay as they were).
+  await create('pages', { title: 'Über uns', slug: 'ueber-uns', locale: 'de', localizations: [aboutFr] });
 
   await create('pages', { title: 'Legal', slug: 'legal', locale: 'en', publishedAt: null });
   await create('pages', { title: 'Seulement en français', slug: 'seulement', locale: 'fr' });
