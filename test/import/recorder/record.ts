@@ -7,7 +7,7 @@
  * /tmp/strapi-ref, an install made as in the environment notes), empties its database, starts
  * Strapi with TZ=Europe/Paris, fills the set through the REST API, records Strapi's answers,
  * stops it and writes fixtures/strapi-data/<set>/: <dialect> dump, answers.<dialect>.json,
- * uploads/, secrets.json (merged per dialect) and the project files.
+ * uploads/<dialect>/, secrets.json (merged per dialect) and the project files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
