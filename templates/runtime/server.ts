@@ -23,8 +23,9 @@ import { resolveSecrets, StartupError } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { syncLocales } from './i18n/locales.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
-import { createDatabase, formatStatementLog, type PrismaLike } from './db/database.js';
+import { createDatabase, formatStatementLog, type PrismaLike, type StatementLog } from './db/database.js';
 import { connectDatabase } from './db/connect.js';
+import { DatabaseOutage, isDatabaseUnavailable } from './db/unavailable.js';
 import { RedisClient } from './db/redis.js';
 import { RedisRateLimitStore } from './auth/rate-limit.js';
 import { healthCheck, inFlightTracker } from './http/health.js';
@@ -78,18 +79,27 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
 
-  const connection = await connectDatabase(config.databaseUrl);
+  // A database that goes away is logged once per outage, not once per request (db/unavailable.ts).
+  const outage = new DatabaseOutage({ probe: () => direct.query('SELECT 1 AS ok', []) });
+  const log = (err: unknown) => (isDatabaseUnavailable(err) ? outage.report(err) : console.error(err));
+  const connection = await connectDatabase(config.databaseUrl, {
+    onPoolError: (error) => (isDatabaseUnavailable(error) ? outage.report(error) : console.error(`database: a pooled connection failed: ${error.message}`)),
+  });
   const prisma = options.createPrisma(connection.adapterFactory);
   // Reads skip Prisma's raw-query pipeline (db/reader.ts); writes stay on Prisma.
   const reader = await connection.openReader();
-  const db = createDatabase(prisma, provider, {
+  const databaseOptions = {
     ...(reader ? { reader } : {}),
-    ...(config.diagnostics.logQueries ? { log: (entry) => console.error(formatStatementLog(entry)) } : {}),
-  });
+    ...(config.diagnostics.logQueries ? { log: (entry: StatementLog) => console.error(formatStatementLog(entry)) } : {}),
+  };
+  // While an outage is known, requests fail at once (503); the probe and the health check ask the database itself.
+  const db = createDatabase(prisma, provider, { ...databaseOptions, unreachable: () => outage.down });
+  const direct = createDatabase(prisma, provider, databaseOptions);
   const redis = await connectRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({
     db,
+    log,
     ...(redis ? { rateLimitStore: new RedisRateLimitStore(redis, process.env.REDIS_KEY_PREFIX || 'contentgen:') } : {}),
     registry: options.registry,
     policy: options.policy,
@@ -117,11 +127,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
-  const before = [inFlight.middleware, healthCheck({ db, isClosing: () => shuttingDown, log: (message) => console.error(message) })];
+  const before = [inFlight.middleware, healthCheck({ db: direct, isClosing: () => shuttingDown, outage })];
   const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
   const koa = new Koa();
   await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
-  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, plugins: options.plugins ?? [], before, koa: koa as never, root: options.root, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, plugins: options.plugins ?? [], before, koa: koa as never, root: options.root, log, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
   await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
   const app = built.koa;
 
@@ -156,6 +166,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const drained = await Promise.race([Promise.all([closed, inFlight.idle()]), timeout]);
       if (drained === 'timeout') console.error(`shutting down: ${inFlight.count} request(s) still running after ${shutdownTimeoutMs} ms are cut off`);
       server.closeAllConnections();
+      outage.stop();
       await webhooks.stop();
       await prisma.$disconnect();
       await reader?.close();

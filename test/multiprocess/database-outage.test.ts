@@ -1,0 +1,150 @@
+/**
+ * The database server stops under load and starts again: while it is away, REST and GraphQL
+ * answer 503 with `Retry-After` in their error shapes (never 500), /_health says 503, the
+ * log says so once (and once when it is back), and the server recovers by itself.
+ *
+ * The database is a server of this test's own (helpers/private-servers.ts), stopped and
+ * started here: the shared servers serve other runs. Runs in the postgresql and mariadb
+ * projects (vitest.config.ts); skipped when their server binaries are absent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { privateServerUnavailable, startPrivateMariaDb, startPrivatePostgres, type PrivateServer } from '../helpers/private-servers.js';
+
+const production = { NODE_ENV: 'production', JWT_SECRET: 'outage-jwt-secret-0123456789abcdef', API_TOKEN_SALT: 'outage-salt-0123456789abcdef' };
+const workers = 4;
+
+interface Answer {
+  readonly kind: 'rest' | 'graphql' | 'health';
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly body: any;
+}
+
+let built: BuiltServer | undefined;
+let database: PrivateServer | undefined;
+let server: RunningServer | undefined;
+let skipReason: string | undefined;
+
+beforeAll(async () => {
+  const provider = (process.env.CG_TEST_DB || 'sqlite') === 'mariadb' ? 'mysql' : process.env.CG_TEST_DB || 'sqlite';
+  if (provider !== 'postgresql' && provider !== 'mysql') {
+    skipReason = 'an embedded SQLite file cannot become unreachable';
+    return;
+  }
+  skipReason = privateServerUnavailable(provider);
+  if (skipReason) return;
+  built = await buildFixture('blog');
+  database = provider === 'postgresql' ? await startPrivatePostgres() : await startPrivateMariaDb();
+  server = await startServer(built.dir, { ...production, DATABASE_URL: database.url });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.destroy();
+  await built?.cleanup();
+});
+
+/** One request of the load: REST, GraphQL or the health check, in turn. */
+async function ask(url: string, n: number): Promise<Answer> {
+  const kind = (['rest', 'graphql', 'health'] as const)[n % 3]!;
+  const res =
+    kind === 'rest'
+      ? await fetch(`${url}/api/tags?populate=*`)
+      : kind === 'graphql'
+        ? await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { data { id attributes { name } } } }' }) })
+        : await fetch(`${url}/_health`);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // plain text (health)
+  }
+  return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), body };
+}
+
+/** Requests from `workers` clients at once until `stop()`; every answer is kept in order. */
+function load(url: string) {
+  const answers: Answer[] = [];
+  let running = true;
+  let n = 0;
+  const loops = Array.from({ length: workers }, async () => {
+    while (running) answers.push(await ask(url, n++));
+  });
+  return {
+    answers,
+    count: () => answers.length,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Resolves once `condition` holds, checking every 50 ms; rejects after `timeoutMs`. */
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the database server stops under load and starts again', () => {
+  it('503 with Retry-After while it is away (REST envelope, GraphQL code), logged once, then recovers', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const traffic = load(server!.url);
+    try {
+      await until(() => traffic.count() >= 30, '30 answers before the stop');
+      const beforeStop = traffic.count();
+      await database!.stop();
+      const stopAt = Date.now();
+      const stopped = traffic.count();
+      await until(() => traffic.answers.slice(stopped).filter((a) => a.status === 503).length >= 30, '30 answers 503 while the database is away');
+      const away = Date.now();
+      await database!.start();
+      const restarted = traffic.count();
+      const back = Date.now();
+      // Recovered: every kind answers 200/204 again, 30 answers in a row.
+      await until(() => {
+        const tail = traffic.answers.slice(restarted).slice(-30);
+        return tail.length === 30 && tail.every((a) => a.status === 200 || a.status === 204);
+      }, 'the server to recover');
+      if (process.env.CG_SHOW_OUTPUT) console.log(`503s came within ${away - stopAt} ms of the stop; recovered within ${Date.now() - back} ms of the start`);
+
+      const { answers } = traffic;
+      expect(answers.slice(0, beforeStop).every((a) => a.status === 200 || a.status === 204)).toBe(true);
+      // Never a 500 (or anything but success or 503) at any time.
+      const statuses = new Set(answers.map((a) => a.status));
+      expect([...statuses].sort()).toEqual([200, 204, 503]);
+      const unavailable = answers.filter((a) => a.status === 503);
+      for (const kind of ['rest', 'graphql', 'health'] as const) expect(unavailable.some((a) => a.kind === kind), kind).toBe(true);
+      for (const answer of unavailable) {
+        if (answer.kind === 'health') {
+          expect(answer.body).toBe('database unavailable');
+          continue;
+        }
+        expect(answer.retryAfter, JSON.stringify(answer)).toMatch(/^[1-9][0-9]*$/);
+        if (answer.kind === 'rest') {
+          expect(answer.body).toEqual({
+            data: null,
+            error: { status: 503, name: 'ServiceUnavailableError', message: 'The database is unavailable, please try again later.', details: {} },
+          });
+        } else {
+          expect(answer.body.errors[0].extensions.code, JSON.stringify(answer.body)).toBe('SERVICE_UNAVAILABLE');
+          expect(answer.body.errors[0].extensions.error.name).toBe('ServiceUnavailableError');
+        }
+      }
+    } finally {
+      await traffic.stop();
+    }
+    const output = server!.output();
+    if (process.env.CG_SHOW_OUTPUT) console.log(output, traffic.answers.length, traffic.answers.filter((a) => a.status === 503).length);
+    expect(output.match(/database: unreachable/g), output).toHaveLength(1);
+    expect(output.match(/database: reachable again/g), output).toHaveLength(1);
+    expect(output).not.toMatch(/InternalServerError|Internal Server Error/);
+    // And writes work again: the pools opened new connections.
+    expect((await fetch(`${server!.url}/_health`)).status).toBe(204);
+  });
+});
