@@ -26,8 +26,9 @@ import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
 import { createDatabase, formatStatementLog, type PrismaLike, type StatementLog } from './db/database.js';
 import { connectDatabase } from './db/connect.js';
 import { DatabaseOutage, isDatabaseUnavailable } from './db/unavailable.js';
-import { RedisClient } from './db/redis.js';
-import { RedisRateLimitStore } from './auth/rate-limit.js';
+import { connectRedis, type Redis } from './db/redis.js';
+import type { Database } from './db/database.js';
+import { DatabaseRateLimitStore, FallbackRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './auth/rate-limit.js';
 import { healthCheck, inFlightTracker } from './http/health.js';
 import { applyMigrations } from './db/migrate.js';
 import { providerFromUrl } from './db/provider.js';
@@ -95,12 +96,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // While an outage is known, requests fail at once (503); the probe and the health check ask the database itself.
   const db = createDatabase(prisma, provider, { ...databaseOptions, unreachable: () => outage.down });
   const direct = createDatabase(prisma, provider, databaseOptions);
-  const redis = await connectRedis(process.env.REDIS_URL);
+  const redis = await openRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({
     db,
     log,
-    ...(redis ? { rateLimitStore: new RedisRateLimitStore(redis, process.env.REDIS_KEY_PREFIX || 'contentgen:') } : {}),
+    ...(redis ? { rateLimitStore: redisRateLimits(redis, db, log) } : {}),
     registry: options.registry,
     policy: options.policy,
     secrets,
@@ -187,15 +188,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return { url, config, close };
 }
 
-/** The Redis client for REDIS_URL, checked with a PING so a wrong URL stops the start. */
-async function connectRedis(url: string | undefined): Promise<RedisClient | undefined> {
+/** The Redis client for REDIS_URL (none without it); a StartupError when Redis does not answer. */
+async function openRedis(url: string | undefined): Promise<Redis | undefined> {
   if (!url) return undefined;
-  const redis = new RedisClient(url);
-  try {
-    await redis.command(['PING']);
-  } catch (error) {
-    throw new StartupError(`REDIS_URL is set but Redis at ${redis.displayUrl} does not answer: ${(error as Error).message}`);
-  }
+  const redis = await connectRedis(url);
   console.log(`rate limits: counted in Redis at ${redis.displayUrl}`);
   return redis;
+}
+
+/** Counters in Redis; in the database while Redis does not answer (auth/rate-limit.ts). */
+function redisRateLimits(redis: Redis, db: Database, log: (err: unknown) => void): RateLimitStore {
+  const prefix = process.env.REDIS_KEY_PREFIX || 'contentgen:';
+  return new FallbackRateLimitStore(new RedisRateLimitStore(redis, prefix), new DatabaseRateLimitStore(db, log), (message) => console.error(message));
 }
