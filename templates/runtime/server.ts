@@ -2,9 +2,10 @@
  * Starts a generated server: resolve settings and secrets, apply pending migrations,
  * connect, write the policy table into up_roles/up_permissions, listen.
  * Logs one line with the URL. `GET /_health` answers 204 while the database does (503 when
- * it does not, or once shutting down). SIGTERM/SIGINT stop accepting connections, let
- * requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, default 10 s), close the database
- * and exit 0.
+ * it does not, or once shutting down); while the database cannot be reached requests answer
+ * 503 with Retry-After, and the outage is logged once (db/unavailable.ts). SIGTERM/SIGINT
+ * stop accepting connections, let requests in flight finish (at most SHUTDOWN_TIMEOUT_MS,
+ * default 10 s), close the database and exit 0.
  *
  * Nothing a request needs is kept in this process: JWT_SECRET and API_TOKEN_SALT come from
  * the environment, rate-limit counters live in the database (or Redis with REDIS_URL), so
@@ -124,7 +125,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const locales = await syncLocales(db, options.registry);
   if (locales.added.length || locales.removed.length) console.log(`i18n: locales synced (added ${locales.added.join(', ') || 'none'}; removed ${locales.removed.join(', ') || 'none'})`);
   const onEvent = options.userCode?.app?.onEvent;
-  const webhooks = createWebhooks({ db, config: config.webhooks, ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}) });
+  const webhooks = createWebhooks({
+    db,
+    config: config.webhooks,
+    log: (message, error) => (error !== undefined && isDatabaseUnavailable(error) ? outage.report(error) : console.error(message)),
+    ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}),
+  });
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
