@@ -8,14 +8,16 @@
  * projects (vitest.config.ts); skipped when their server binaries are absent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import { privateServerUnavailable, startPrivateMariaDb, startPrivatePostgres, type PrivateServer } from '../helpers/private-servers.js';
 
 const production = { NODE_ENV: 'production', JWT_SECRET: 'outage-jwt-secret-0123456789abcdef', API_TOKEN_SALT: 'outage-salt-0123456789abcdef' };
 const workers = 4;
 
+const kinds = ['rest', 'graphql', 'write', 'health'] as const;
+
 interface Answer {
-  readonly kind: 'rest' | 'graphql' | 'health';
+  readonly kind: (typeof kinds)[number];
   readonly status: number;
   readonly retryAfter: string | null;
   readonly body: any;
@@ -25,6 +27,7 @@ let built: BuiltServer | undefined;
 let database: PrivateServer | undefined;
 let server: RunningServer | undefined;
 let skipReason: string | undefined;
+let token = '';
 
 beforeAll(async () => {
   const provider = (process.env.CG_TEST_DB || 'sqlite') === 'mariadb' ? 'mysql' : process.env.CG_TEST_DB || 'sqlite';
@@ -37,6 +40,7 @@ beforeAll(async () => {
   built = await buildFixture('blog');
   database = provider === 'postgresql' ? await startPrivatePostgres() : await startPrivateMariaDb();
   server = await startServer(built.dir, { ...production, DATABASE_URL: database.url });
+  token = await createApiToken(built.dir, { type: 'full-access' }, { ...production, DATABASE_URL: database.url });
 });
 
 afterAll(async () => {
@@ -45,15 +49,18 @@ afterAll(async () => {
   await built?.cleanup();
 });
 
-/** One request of the load: REST, GraphQL or the health check, in turn. */
+/** One request of the load: a REST read, a GraphQL read, a REST write (a transaction) or the health check, in turn. */
 async function ask(url: string, n: number): Promise<Answer> {
-  const kind = (['rest', 'graphql', 'health'] as const)[n % 3]!;
+  const kind = kinds[n % kinds.length]!;
+  const json = { 'content-type': 'application/json' };
   const res =
     kind === 'rest'
       ? await fetch(`${url}/api/tags?populate=*`)
       : kind === 'graphql'
-        ? await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { data { id attributes { name } } } }' }) })
-        : await fetch(`${url}/_health`);
+        ? await fetch(`${url}/graphql`, { method: 'POST', headers: json, body: JSON.stringify({ query: '{ tags { data { id attributes { name } } } }' }) })
+        : kind === 'write'
+          ? await fetch(`${url}/api/tags`, { method: 'POST', headers: { ...json, ...bearer(token) }, body: JSON.stringify({ data: { name: `tag-${n}` } }) })
+          : await fetch(`${url}/_health`);
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -119,14 +126,14 @@ describe('the database server stops under load and starts again', () => {
       const statuses = new Set(answers.map((a) => a.status));
       expect([...statuses].sort()).toEqual([200, 204, 503]);
       const unavailable = answers.filter((a) => a.status === 503);
-      for (const kind of ['rest', 'graphql', 'health'] as const) expect(unavailable.some((a) => a.kind === kind), kind).toBe(true);
+      for (const kind of kinds) expect(unavailable.some((a) => a.kind === kind), kind).toBe(true);
       for (const answer of unavailable) {
         if (answer.kind === 'health') {
           expect(answer.body).toBe('database unavailable');
           continue;
         }
         expect(answer.retryAfter, JSON.stringify(answer)).toMatch(/^[1-9][0-9]*$/);
-        if (answer.kind === 'rest') {
+        if (answer.kind === 'rest' || answer.kind === 'write') {
           expect(answer.body).toEqual({
             data: null,
             error: { status: 503, name: 'ServiceUnavailableError', message: 'The database is unavailable, please try again later.', details: {} },

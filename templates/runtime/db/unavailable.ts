@@ -162,9 +162,12 @@ export class DatabaseOutage {
   }
 }
 
-/** The first line of an error's message, with the driver's code when it has one. */
+/**
+ * The last line of an error's message (Prisma's start with "Invalid `prisma.…()` invocation:"
+ * and end with the driver's words), with the driver's code when it has one.
+ */
 function describe(error: unknown): string {
   const e = error as { message?: unknown; code?: unknown } | undefined;
-  const message = typeof e?.message === 'string' && e.message.trim() ? e.message.trim().split('\n')[0]! : String(error);
+  const message = typeof e?.message === 'string' && e.message.trim() ? e.message.trim().split('\n').at(-1)!.trim() : String(error);
   return typeof e?.code === 'string' && !message.includes(e.code) ? `${e.code}: ${message}` : message;
 }
