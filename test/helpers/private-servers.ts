@@ -177,57 +177,44 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
   const port = await freePort();
   // The socket path must stay short (108 bytes): in the OS's temporary folder, not under .tmp/.
   const socket = path.join(os.tmpdir(), `cg-mariadb-${port}.sock`);
-  const server = daemon(
-    binaries.mariadbd()!,
-    ['--no-defaults', `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`, `--pid-file=${path.join(dir, 'server.pid')}`, '--skip-log-bin', '--innodb-buffer-pool-size=32M', '--innodb-flush-log-at-trx-commit=0', ...user],
-    'mariadbd',
-  );
-  const start = async () => {
-    server.start();
-    await waitForPort(port, true, 60_000).catch((error: Error) => {
-      throw new Error(`${error.message}\n${server.output()}`);
-    });
-  };
-  const stop = async () => {
-    await server.stop();
-    await waitForPort(port, false);
-  };
-  await start();
-  return {
-    url: `mysql://root@127.0.0.1:${port}/test`,
-    port,
-    stop,
-    start,
-    async destroy() {
-      await stop();
-      await rm(dir, { recursive: true, force: true });
-      await rm(socket, { force: true });
-    },
-  };
+  const args = ['--no-defaults', `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`, `--pid-file=${path.join(dir, 'server.pid')}`, '--skip-log-bin', '--innodb-buffer-pool-size=32M', '--innodb-flush-log-at-trx-commit=0', ...user];
+  return childServer(binaries.mariadbd()!, args, { port, url: `mysql://root@127.0.0.1:${port}/test`, remove: [dir, socket] });
 }
 
 /** A Redis server of the test's own, keeping nothing on disk. */
 export async function startPrivateRedis(): Promise<PrivateServer> {
   const dir = await tempDir('private-redis');
   const port = await freePort();
-  const server = daemon(binaries.redis()!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], 'redis-server');
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+  return childServer(binaries.redis()!, args, { port, url: `redis://127.0.0.1:${port}`, remove: [dir] });
+}
+
+/**
+ * A server run as a child process of the test, listening on `port`: started now, stopped with
+ * SIGTERM (its clean shutdown) and started again with the same arguments; `remove` is deleted
+ * by destroy().
+ */
+async function childServer(command: string, args: readonly string[], where: { port: number; url: string; remove: readonly string[] }): Promise<PrivateServer> {
+  const server = daemon(command, args, path.basename(command));
   const start = async () => {
     server.start();
-    await waitForPort(port, true);
+    await waitForPort(where.port, true, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${server.output()}`);
+    });
   };
   const stop = async () => {
     await server.stop();
-    await waitForPort(port, false);
+    await waitForPort(where.port, false);
   };
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
+    url: where.url,
+    port: where.port,
     stop,
     start,
     async destroy() {
       await stop();
-      await rm(dir, { recursive: true, force: true });
+      for (const file of where.remove) await rm(file, { recursive: true, force: true });
     },
   };
 }
