@@ -131,7 +131,9 @@ export class DatabaseOutage {
     if (this.#since !== undefined || this.#stopped) return;
     this.#since = Date.now();
     this.#log(`database: unreachable (${describe(error)}); answering 503 until it is back`);
-    this.#schedule();
+    // The first probe at once: a pool timeout under load (not an outage) ends as soon as a
+    // connection is free, instead of a whole interval of 503s.
+    this.#schedule(0);
   }
 
   /** The database answered (a probe, or the health check's query). */
@@ -150,7 +152,7 @@ export class DatabaseOutage {
     clearTimeout(this.#timer);
   }
 
-  #schedule(): void {
+  #schedule(delayMs = this.#intervalMs): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.#probe().then(
@@ -159,7 +161,7 @@ export class DatabaseOutage {
           if (this.down) this.#schedule();
         },
       );
-    }, this.#intervalMs).unref();
+    }, delayMs).unref();
   }
 }
 
