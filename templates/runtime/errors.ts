@@ -5,6 +5,7 @@
  * Handlers and services throw; only `errorMiddleware` writes error bodies.
  */
 import type { Context, Next } from 'koa';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 
 export interface ValidationIssue {
   path: string[];
@@ -78,6 +79,21 @@ export class RateLimitError extends ApplicationError {
   }
 }
 
+/** Seconds a client is asked to wait (`Retry-After`) before it tries again after a 503. */
+export const retryAfterSeconds = 5;
+
+/**
+ * The database cannot be reached (db/unavailable.ts): 503 with `Retry-After`, since the
+ * request itself is fine and the server recovers when the database returns.
+ */
+export class ServiceUnavailableError extends ApplicationError {
+  override status = 503;
+  override name = 'ServiceUnavailableError';
+  constructor(message = 'The database is unavailable, please try again later.', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
 /** A method the path's routes do not answer (the `Allow` header lists theirs). */
 export class MethodNotAllowedError extends ApplicationError {
   override status = 405;
@@ -129,8 +145,12 @@ interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** Maps any thrown value to the envelope's `error` member. Unknown errors hide their message. */
+/**
+ * Maps any thrown value to the envelope's `error` member. Unknown errors hide their message;
+ * a database that cannot be reached is a ServiceUnavailableError.
+ */
 export function toErrorBody(err: unknown): ErrorBody {
+  if (!(err instanceof ApplicationError) && isDatabaseUnavailable(err)) return toErrorBody(new ServiceUnavailableError());
   if (err instanceof BodySyntaxError) return { status: err.status, name: err.name, message: err.message };
   if (err instanceof ApplicationError) {
     return { status: err.status, name: err.name, message: err.message, details: err.details };
@@ -150,7 +170,9 @@ export function toErrorBody(err: unknown): ErrorBody {
 
 /**
  * Installed first: formats every failure as Strapi's envelope, and turns a request that
- * nothing answered into 404 NotFoundError (Strapi's behaviour for a null body).
+ * nothing answered into 404 NotFoundError (Strapi's behaviour for a null body). Failures of
+ * 500 and up go to `log` (which tells a database outage from a bug: see server.ts); a 503
+ * says when to try again.
  */
 export function errorMiddleware(log: (err: unknown) => void = (err) => console.error(err)) {
   return async function errors(ctx: Context, next: Next): Promise<void> {
@@ -161,6 +183,7 @@ export function errorMiddleware(log: (err: unknown) => void = (err) => console.e
       const error = toErrorBody(err);
       if (error.status >= 500) log(err);
       ctx.status = error.status;
+      if (error.status === 503) ctx.set('Retry-After', String(retryAfterSeconds));
       ctx.body = { data: null, error };
     }
   };

@@ -102,6 +102,10 @@ function packageJson(ir: Schema, name: string) {
       prisma: 'prisma',
     },
     dependencies: sortKeys(runtime),
+    // Redis (node-redis) serves the rate limiter only when REDIS_URL is set, which a build cannot
+    // know: npm installs optional dependencies by default, so setting REDIS_URL later needs no
+    // install, and a deployment without Redis may leave it out (`npm ci --omit=optional`).
+    optionalDependencies: { redis: versionOf('redis') },
     devDependencies: sortKeys({
       '@types/bcrypt': versionOf('@types/bcrypt'),
       '@types/busboy': versionOf('@types/busboy'),

@@ -3,9 +3,10 @@
  * Starts a generated server: resolve settings and secrets, apply pending migrations,
  * connect, write the policy table into up_roles/up_permissions, listen.
  * Logs one line with the URL. `GET /_health` answers 204 while the database does (503 when
- * it does not, or once shutting down). SIGTERM/SIGINT stop accepting connections, let
- * requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, default 10 s), close the database
- * and exit 0.
+ * it does not, or once shutting down); while the database cannot be reached requests answer
+ * 503 with Retry-After, and the outage is logged once (db/unavailable.ts). SIGTERM/SIGINT
+ * stop accepting connections, let requests in flight finish (at most SHUTDOWN_TIMEOUT_MS,
+ * default 10 s), close the database and exit 0.
  *
  * Nothing a request needs is kept in this process: JWT_SECRET and API_TOKEN_SALT come from
  * the environment, rate-limit counters live in the database (or Redis with REDIS_URL), so
@@ -20,14 +21,15 @@ import { Extensions } from './extend/extensions.js';
 import type { UserCode } from './extend/index.js';
 import { createUsersPermissions, type MailSender, type PolicyTable } from './auth/index.js';
 import { logMailSender } from './auth/mail.js';
-import { resolveSecrets, StartupError } from './auth/secrets.js';
+import { resolveSecrets } from './auth/secrets.js';
 import { uploadPlugin } from './upload/index.js';
 import { syncLocales } from './i18n/locales.js';
 import { resolveConfig, type ServerConfig, type UserConfig } from './config.js';
-import { createDatabase, formatStatementLog, type PrismaLike } from './db/database.js';
+import { createDatabase, formatStatementLog, type Database, type PrismaLike, type StatementLog } from './db/database.js';
 import { connectDatabase } from './db/connect.js';
-import { RedisClient } from './db/redis.js';
-import { RedisRateLimitStore } from './auth/rate-limit.js';
+import { DatabaseOutage, isDatabaseUnavailable } from './db/unavailable.js';
+import { connectRedis, type Redis } from './db/redis.js';
+import { DatabaseRateLimitStore, FallbackRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './auth/rate-limit.js';
 import { healthCheck, inFlightTracker } from './http/health.js';
 import { applyMigrations } from './db/migrate.js';
 import { providerFromUrl } from './db/provider.js';
@@ -79,19 +81,28 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
 
-  const connection = await connectDatabase(config.databaseUrl);
+  // A database that goes away is logged once per outage, not once per request (db/unavailable.ts).
+  const outage = new DatabaseOutage({ probe: () => direct.query('SELECT 1 AS ok', []) });
+  const log = (err: unknown) => (isDatabaseUnavailable(err) ? outage.report(err) : console.error(err));
+  const connection = await connectDatabase(config.databaseUrl, {
+    onPoolError: (error) => (isDatabaseUnavailable(error) ? outage.report(error) : console.error(`database: a pooled connection failed: ${error.message}`)),
+  });
   const prisma = options.createPrisma(connection.adapterFactory);
   // Reads skip Prisma's raw-query pipeline (db/reader.ts); writes stay on Prisma.
   const reader = await connection.openReader();
-  const db = createDatabase(prisma, provider, {
+  const databaseOptions = {
     ...(reader ? { reader } : {}),
-    ...(config.diagnostics.logQueries ? { log: (entry) => console.error(formatStatementLog(entry)) } : {}),
-  });
-  const redis = await connectRedis(process.env.REDIS_URL);
+    ...(config.diagnostics.logQueries ? { log: (entry: StatementLog) => console.error(formatStatementLog(entry)) } : {}),
+  };
+  // While an outage is known, requests fail at once (503); the probe and the health check ask the database itself.
+  const db = createDatabase(prisma, provider, { ...databaseOptions, unreachable: () => outage.down });
+  const direct = createDatabase(prisma, provider, databaseOptions);
+  const redis = await openRedis(process.env.REDIS_URL);
   let publicUrl = config.url;
   const auth = createUsersPermissions({
     db,
-    ...(redis ? { rateLimitStore: new RedisRateLimitStore(redis, process.env.REDIS_KEY_PREFIX || 'contentgen:') } : {}),
+    log,
+    ...(redis ? { rateLimitStore: redisRateLimits(redis, db, log) } : {}),
     registry: options.registry,
     policy: options.policy,
     secrets,
@@ -114,15 +125,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const locales = await syncLocales(db, options.registry);
   if (locales.added.length || locales.removed.length) console.log(`i18n: locales synced (added ${locales.added.join(', ') || 'none'}; removed ${locales.removed.join(', ') || 'none'})`);
   const onEvent = options.userCode?.app?.onEvent;
-  const webhooks = createWebhooks({ db, config: config.webhooks, ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}) });
+  const webhooks = createWebhooks({
+    db,
+    config: config.webhooks,
+    log: (message, error) => (error !== undefined && isDatabaseUnavailable(error) ? outage.report(error) : console.error(message)),
+    ...(onEvent ? { onEvent: (event) => onEvent.call(options.userCode!.app, event) } : {}),
+  });
   const upload = uploadPlugin({ db, root: options.root, registry: options.registry, config: config.plugins.upload, events: webhooks.outbox });
   let shuttingDown = false;
   const inFlight = inFlightTracker(() => shuttingDown);
-  const before = [inFlight.middleware, healthCheck({ db, isClosing: () => shuttingDown, log: (message) => console.error(message) })];
+  const before = [inFlight.middleware, healthCheck({ db: direct, isClosing: () => shuttingDown, outage })];
   const extensions = options.userCode ? new Extensions(options.userCode, options.registry) : undefined;
   const koa = new Koa();
   await options.userCode?.app?.register?.({ config, registry: options.registry, koa });
-  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, plugins: options.plugins ?? [], before, koa: koa as never, root: options.root, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
+  const built = buildApp({ routes: options.routes, registry: options.registry, db, config, auth, upload, plugins: options.plugins ?? [], before, koa: koa as never, root: options.root, log, events: webhooks.outbox, ...(extensions ? { extensions } : {}) });
   await options.userCode?.app?.bootstrap?.({ config, registry: options.registry, koa, db, service: (uid) => built.service(uid) });
   const app = built.koa;
 
@@ -157,6 +173,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const drained = await Promise.race([Promise.all([closed, inFlight.idle()]), timeout]);
       if (drained === 'timeout') console.error(`shutting down: ${inFlight.count} request(s) still running after ${shutdownTimeoutMs} ms are cut off`);
       server.closeAllConnections();
+      outage.stop();
       await webhooks.stop();
       await prisma.$disconnect();
       await reader?.close();
@@ -177,15 +194,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return { url, config, close };
 }
 
-/** The Redis client for REDIS_URL, checked with a PING so a wrong URL stops the start. */
-async function connectRedis(url: string | undefined): Promise<RedisClient | undefined> {
+/** The Redis client for REDIS_URL (none without it); a StartupError when Redis does not answer. */
+async function openRedis(url: string | undefined): Promise<Redis | undefined> {
   if (!url) return undefined;
-  const redis = new RedisClient(url);
-  try {
-    await redis.command(['PING']);
-  } catch (error) {
-    throw new StartupError(`REDIS_URL is set but Redis at ${redis.displayUrl} does not answer: ${(error as Error).message}`);
-  }
+  const redis = await connectRedis(url);
   console.log(`rate limits: counted in Redis at ${redis.displayUrl}`);
   return redis;
+}
+
+/** Counters in Redis; in the database while Redis does not answer (auth/rate-limit.ts). */
+function redisRateLimits(redis: Redis, db: Database, log: (err: unknown) => void): RateLimitStore {
+  const prefix = process.env.REDIS_KEY_PREFIX || 'contentgen:';
+  return new FallbackRateLimitStore(new RedisRateLimitStore(redis, prefix), new DatabaseRateLimitStore(db, log), (message) => console.error(message));
 }

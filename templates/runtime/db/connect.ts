@@ -20,7 +20,17 @@ export interface DatabaseConnection {
   openReader(): Promise<Reader | undefined>;
 }
 
-export async function connectDatabase(url: string): Promise<DatabaseConnection> {
+export interface ConnectOptions {
+  /**
+   * A pool's connection failed outside any statement (the server restarted, the network
+   * dropped it), or the pool could not open one: the pool replaces it, and statements on a
+   * dead server fail on their own. Default: logged.
+   */
+  readonly onPoolError?: (error: Error) => void;
+}
+
+export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
+  const onPoolError = options.onPoolError ?? ((error: Error) => console.error(`database: a pooled connection failed: ${error.message}`));
   switch (providerFromUrl(url)) {
     case 'sqlite': {
       const file = sqliteFilePath(url);
@@ -30,11 +40,11 @@ export async function connectDatabase(url: string): Promise<DatabaseConnection> 
       };
     }
     case 'postgresql': {
-      const { adapterFactory, reader } = await connectPostgres(url);
+      const { adapterFactory, reader } = await connectPostgres(url, onPoolError);
       return { adapterFactory, openReader: async () => reader };
     }
     case 'mysql': {
-      const { adapterFactory, reader } = await connectMariaDb(url);
+      const { adapterFactory, reader } = await connectMariaDb(url, onPoolError);
       return { adapterFactory, openReader: async () => reader };
     }
   }

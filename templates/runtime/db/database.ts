@@ -6,6 +6,7 @@
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
+import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
 export interface PrismaLike {
@@ -31,6 +32,11 @@ export interface DatabaseOptions {
   readonly reader?: Reader;
   /** Told every statement run through this seam (config `diagnostics.logQueries`). */
   readonly log?: (entry: StatementLog) => void;
+  /**
+   * True while the database is known to be away (db/unavailable.ts): statements and
+   * transactions then fail at once with DatabaseUnreachableError.
+   */
+  readonly unreachable?: () => boolean;
 }
 
 export interface StatementLog {
@@ -46,9 +52,9 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
 }
 
 function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
-  const { reader, log } = options;
+  const { reader, log, unreachable } = options;
   const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> =>
-    measureQuery(
+    unreachable?.() ? Promise.reject(new DatabaseUnreachableError()) : measureQuery(
       log
         ? async () => {
             const started = performance.now();
@@ -72,7 +78,9 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
     transaction: (fn) =>
       inTransaction
         ? fn(bind(client, dialect, true, options))
-        : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions)),
+        : unreachable?.()
+          ? Promise.reject(new DatabaseUnreachableError())
+          : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions)),
   };
 }
 

@@ -17,9 +17,13 @@ export interface MariaDbConnection {
   readonly reader: Reader;
 }
 
-export async function connectMariaDb(url: string): Promise<MariaDbConnection> {
+export async function connectMariaDb(url: string, onPoolError: (error: Error) => void): Promise<MariaDbConnection> {
   const [mariadb, { PrismaMariaDb }] = await Promise.all([importDriver('mariadb'), importDriver('@prisma/adapter-mariadb')]);
   const pool = mariadb.createPool(driverUrl(url));
+  // The pool emits 'error' each time it fails to open a connection (the server is away); an
+  // event without a listener would end the process. It keeps trying, with a backoff. (The
+  // driver's types do not list this event: it is an EventEmitter all the same.)
+  (pool as unknown as { on(event: 'error', listener: (error: Error) => void): unknown }).on('error', onPoolError);
   const adapterFactory = new PrismaMariaDb(pool);
   return {
     adapterFactory,

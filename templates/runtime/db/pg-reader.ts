@@ -23,13 +23,16 @@ export interface PostgresConnection {
   readonly reader: Reader;
 }
 
-export async function connectPostgres(url: string): Promise<PostgresConnection> {
+export async function connectPostgres(url: string, onPoolError: (error: Error) => void): Promise<PostgresConnection> {
   const [{ default: pg }, { PrismaPg }] = await Promise.all([importDriver('pg'), importDriver('@prisma/adapter-pg')]);
-  const pool = new pg.Pool({ connectionString: url });
+  // node-postgres waits for a connection without limit by default: a database host that
+  // stops answering (a network partition, not a refused connection) would hold requests
+  // forever. 5 s, Prisma 6's connect_timeout; past it the request is a 503 (db/unavailable.ts).
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000 });
   // An idle connection that fails (the server restarts, the network drops it) is an 'error'
   // event of the pool, which would end the process unheard; the pool replaces the
-  // connection, and the next statement on a dead server fails on its own (health: 503).
-  pool.on('error', (error) => console.error(`PostgreSQL: an idle connection failed: ${error.message}`));
+  // connection, and the next statement on a dead server fails on its own (answered 503).
+  pool.on('error', onPoolError);
   const parsers: Record<number, (text: string) => unknown> = {
     [INT8]: (text) => BigInt(text),
     [NUMERIC]: (text) => new Decimal(text),

@@ -1,196 +1,105 @@
 /**
- * A small Redis client: RESP2 over one TCP (or TLS) connection, commands pipelined in order.
- * The server uses Redis for one thing, shared rate-limit counters (auth/rate-limit.ts), which
- * needs a handful of commands; a dependency would add more code than this file.
+ * Redis, for one thing: shared rate-limit counters (auth/rate-limit.ts), through the official
+ * client, `redis` (node-redis: RESP2/3, TLS, ACL users, reconnection). It is imported only when
+ * `REDIS_URL` is set, and is an optional dependency of the server (package.json): a deployment
+ * without Redis may leave it out (`npm ci --omit=optional`).
  *
- * `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS). The connection opens on
- * the first command and reopens on the next command after it was lost; a command that gets
- * no answer within `timeoutMs` fails (and the connection is dropped, since later answers
- * would be out of step).
+ * `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS). The first connection
+ * must succeed (a wrong URL stops the start); after that the client reconnects by itself,
+ * and a command sent while it is not connected fails at once instead of waiting in a queue
+ * (`disableOfflineQueue`), as does one without an answer within `timeoutMs`.
  */
-import net from 'node:net';
-import tls from 'node:tls';
+import { StartupError } from '../auth/secrets.js';
 
-export type RedisReply = string | number | null | RedisReply[];
-
-export class RedisError extends Error {
-  override name = 'RedisError';
+/**
+ * The part of node-redis's client the server calls. Described here instead of imported, so
+ * that the server compiles without the package; test/unit/db/redis.test.ts checks it against
+ * the package's own types.
+ */
+export interface NodeRedisClient {
+  connect(): Promise<unknown>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  close(): Promise<void>;
 }
 
-interface Pending {
-  resolve(reply: RedisReply): void;
-  reject(error: Error): void;
+export interface NodeRedisOptions {
+  url: string;
+  disableOfflineQueue: boolean;
+  commandOptions: { timeout: number };
+  socket: { connectTimeout: number; reconnectStrategy: (retries: number, cause: Error) => number | Error };
 }
 
-export interface RedisClientOptions {
+/** `redis` */
+export interface NodeRedisModule {
+  createClient(options: NodeRedisOptions): NodeRedisClient;
+}
+
+export interface Redis {
+  /** The URL without its password, for logs. */
+  readonly displayUrl: string;
+  /** Runs a Lua script (EVAL) with these keys and arguments; rejects when Redis cannot answer. */
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface RedisOptions {
   /** Milliseconds to wait for a connection or an answer. Default 2000. */
   readonly timeoutMs?: number;
 }
 
-export class RedisClient {
-  readonly #url: URL;
-  readonly #timeoutMs: number;
-  #socket: net.Socket | undefined;
-  #ready: Promise<void> | undefined;
-  #buffer: Buffer = Buffer.alloc(0);
-  readonly #pending: Pending[] = [];
-  #closed = false;
-
-  constructor(url: string, options: RedisClientOptions = {}) {
-    this.#url = new URL(url);
-    if (this.#url.protocol !== 'redis:' && this.#url.protocol !== 'rediss:') {
-      throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got ${this.#url.protocol}//…`);
-    }
-    this.#timeoutMs = options.timeoutMs ?? 2000;
-  }
-
-  /** The URL without its password, for logs. */
-  get displayUrl(): string {
-    const shown = new URL(this.#url.toString());
-    if (shown.password) shown.password = '***';
-    return shown.toString();
-  }
-
-  /** Sends one command; resolves with its reply, rejects with a RedisError for an error reply. */
-  async command(args: readonly (string | number)[]): Promise<RedisReply> {
-    if (this.#closed) throw new Error('the Redis client is closed');
-    await this.#connect();
-    return this.#send(args);
-  }
-
-  /** Closes the connection (QUIT when connected). */
-  async close(): Promise<void> {
-    this.#closed = true;
-    const socket = this.#socket;
-    if (!socket) return;
-    try {
-      await this.#send(['QUIT']);
-    } catch {
-      // closing anyway
-    }
-    socket.destroy();
-  }
-
-  #connect(): Promise<void> {
-    this.#ready ??= new Promise<void>((resolve, reject) => {
-      const port = Number(this.#url.port || 6379);
-      const host = this.#url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
-      const socket =
-        this.#url.protocol === 'rediss:' ? tls.connect({ host, port, servername: host }) : net.connect({ host, port });
-      socket.setNoDelay(true);
-      const timer = setTimeout(() => socket.destroy(new Error(`Redis at ${host}:${port} did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-      socket.once(this.#url.protocol === 'rediss:' ? 'secureConnect' : 'connect', () => {
-        clearTimeout(timer);
-        this.#socket = socket;
-        this.#handshake().then(resolve, (error: Error) => {
-          socket.destroy(error);
-          reject(error);
-        });
-      });
-      socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-      socket.on('error', () => {}); // reported through 'close'
-      socket.once('close', () => {
-        clearTimeout(timer);
-        this.#socket = undefined;
-        this.#ready = undefined;
-        this.#buffer = Buffer.alloc(0);
-        const error = new Error(`lost the connection to Redis at ${host}:${port}`);
-        reject(error);
-        for (const pending of this.#pending.splice(0)) pending.reject(error);
-      });
-    });
-    return this.#ready;
-  }
-
-  async #handshake(): Promise<void> {
-    const user = decodeURIComponent(this.#url.username);
-    const password = decodeURIComponent(this.#url.password);
-    if (password) await this.#send(user ? ['AUTH', user, password] : ['AUTH', password]);
-    const db = this.#url.pathname.replace(/^\//, '');
-    if (db !== '' && db !== '0') await this.#send(['SELECT', db]);
-  }
-
-  #send(args: readonly (string | number)[]): Promise<RedisReply> {
-    const socket = this.#socket;
-    if (!socket) return Promise.reject(new Error('not connected to Redis'));
-    return new Promise<RedisReply>((resolve, reject) => {
-      const timer = setTimeout(() => socket.destroy(new Error('Redis did not answer in time')), this.#timeoutMs);
-      this.#pending.push({
-        resolve: (reply) => (clearTimeout(timer), resolve(reply)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-      });
-      socket.write(encodeCommand(args));
-    });
-  }
-
-  #onData(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-    for (;;) {
-      let parsed: Parsed | undefined;
-      try {
-        parsed = parseReply(this.#buffer, 0);
-      } catch (error) {
-        this.#socket?.destroy(error as Error); // not Redis speaking: fail everything pending
-        return;
-      }
-      if (parsed === undefined) return;
-      this.#buffer = this.#buffer.subarray(parsed.end);
-      const pending = this.#pending.shift();
-      if (!pending) continue;
-      if (parsed.reply instanceof RedisError) pending.reject(parsed.reply);
-      else pending.resolve(parsed.reply);
-    }
-  }
+/** `url` with its password hidden. */
+export function redisDisplayUrl(url: string): string {
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return shown.toString();
 }
 
-/** A command as a RESP array of bulk strings. */
-export function encodeCommand(args: readonly (string | number)[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`)];
-  for (const arg of args) {
-    const bytes = Buffer.from(String(arg), 'utf8');
-    parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, Buffer.from('\r\n'));
+/**
+ * Connects to `url` (REDIS_URL); a StartupError when the URL is not Redis's, the package is
+ * not installed or Redis does not answer.
+ */
+export async function connectRedis(url: string, options: RedisOptions = {}): Promise<Redis> {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new StartupError(`REDIS_URL must be a redis:// or rediss:// URL, got ${parsed.protocol}//…`);
+  const displayUrl = redisDisplayUrl(url);
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const { createClient } = await importRedis();
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: timeoutMs },
+    socket: {
+      connectTimeout: timeoutMs,
+      // Before the first connection, give up (the start fails); after it, try again, up to every 2 s.
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause),
+    },
+  });
+  // node-redis reports each failed reconnection here; without a listener one would end the
+  // process. The rate limiter says once when Redis is away and when it is back.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new StartupError(`REDIS_URL is set but Redis at ${displayUrl} does not answer: ${(error as Error).message}`);
   }
-  return Buffer.concat(parts);
+  connected = true;
+  return {
+    displayUrl,
+    eval: (script, keys, args) => client.eval(script, { keys, arguments: args }),
+    close: () => client.close(),
+  };
 }
 
-type Parsed = { reply: RedisReply | RedisError; end: number };
-
-/** One reply starting at `offset`, or undefined when the buffer does not hold all of it yet. */
-export function parseReply(buffer: Buffer, offset: number): Parsed | undefined {
-  const lineEnd = buffer.indexOf('\r\n', offset);
-  if (lineEnd === -1) return undefined;
-  const type = String.fromCharCode(buffer[offset]!);
-  const line = buffer.toString('utf8', offset + 1, lineEnd);
-  const next = lineEnd + 2;
-  switch (type) {
-    case '+':
-      return { reply: line, end: next };
-    case '-':
-      return { reply: new RedisError(line), end: next };
-    case ':':
-      return { reply: Number(line), end: next };
-    case '$': {
-      const length = Number(line);
-      if (length < 0) return { reply: null, end: next };
-      if (buffer.length < next + length + 2) return undefined;
-      return { reply: buffer.toString('utf8', next, next + length), end: next + length + 2 };
+async function importRedis(): Promise<NodeRedisModule> {
+  const specifier: string = 'redis'; // a plain string: the compiler must not resolve (or require) the package
+  try {
+    return (await import(specifier)) as NodeRedisModule;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new StartupError('REDIS_URL is set but the redis package is not installed: run `npm install` (it is an optional dependency of this server) or unset REDIS_URL.');
     }
-    case '*': {
-      const count = Number(line);
-      if (count < 0) return { reply: null, end: next };
-      const items: RedisReply[] = [];
-      let error: RedisError | undefined;
-      let at = next;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buffer, at);
-        if (item === undefined) return undefined;
-        if (item.reply instanceof RedisError) error ??= item.reply;
-        else items.push(item.reply);
-        at = item.end;
-      }
-      return { reply: error ?? items, end: at };
-    }
-    default:
-      throw new Error(`unexpected Redis reply type ${JSON.stringify(type)}`);
+    throw error;
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { Context, Next } from 'koa';
 import type { Database } from '../db/database.js';
+import type { DatabaseOutage } from '../db/unavailable.js';
 
 export const healthPath = '/_health';
 
@@ -17,8 +18,8 @@ export interface HealthOptions {
   readonly isClosing?: () => boolean;
   /** How long the database may take to answer. Default 2000 ms. */
   readonly timeoutMs?: number;
-  /** One line when the database stops answering (with its error) and one when it answers again. */
-  readonly log?: (message: string) => void;
+  /** Told what each check finds, so an outage is logged once (db/unavailable.ts). */
+  readonly outage?: DatabaseOutage;
 }
 
 /** One round trip to the database: true when it answered within the time limit. */
@@ -39,8 +40,6 @@ export async function databaseAnswers(db: Database, timeoutMs: number): Promise<
 
 export function healthCheck(options: HealthOptions) {
   const timeoutMs = options.timeoutMs ?? 2000;
-  /** Failures are logged once per outage, not once per probe. */
-  let failing = false;
   return function health(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== healthPath) return next();
     return answer(ctx);
@@ -60,13 +59,11 @@ export function healthCheck(options: HealthOptions) {
     }
     const result = await databaseAnswers(options.db, timeoutMs);
     if (result.ok) {
-      if (failing) options.log?.('health: the database answers again');
-      failing = false;
+      options.outage?.answered();
       ctx.status = 204;
       return;
     }
-    if (!failing) options.log?.(`health: the database does not answer: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
-    failing = true;
+    options.outage?.report(result.error);
     ctx.status = 503;
     ctx.body = 'database unavailable';
   }

@@ -28,7 +28,8 @@ export interface WebhooksOptions {
   readonly config: WebhooksConfig;
   /** The app's `onEvent` (src/index.ts): every event, delivered like a webhook (retried when it throws). */
   readonly onEvent?: (event: WebhookEvent) => unknown;
-  readonly log?: (message: string) => void;
+  /** `error`: the failure behind the message, when there is one. */
+  readonly log?: (message: string, error?: unknown) => void;
 }
 
 export function createWebhooks(options: WebhooksOptions): Webhooks {

@@ -1,34 +1,34 @@
 /**
- * The small Redis client (RESP encoding and parsing, reconnection) and the Redis rate-limit
- * store against a live Redis (CG_TEST_REDIS_URL, default redis://127.0.0.1:6379; skipped when
- * it does not answer): counts are atomic across limiters, windows restart, keys expire.
+ * The Redis connection (node-redis, db/redis.ts) and the Redis rate-limit store against a live
+ * Redis (CG_TEST_REDIS_URL, default redis://127.0.0.1:6379; skipped when it does not answer):
+ * counts are atomic across limiters, windows restart, keys expire. What happens when Redis
+ * goes away is tested on a server of the test's own (test/multiprocess/redis-outage.test.ts).
  */
 import { randomBytes } from 'node:crypto';
+import type * as NodeRedis from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter, RedisRateLimitStore } from '../../../templates/runtime/auth/rate-limit.js';
+import { StartupError } from '../../../templates/runtime/auth/secrets.js';
 import { isConflict, withConflictRetries } from '../../../templates/runtime/db/database.js';
-import { encodeCommand, parseReply, RedisClient, RedisError } from '../../../templates/runtime/db/redis.js';
+import { connectRedis, redisDisplayUrl, type NodeRedisModule, type Redis } from '../../../templates/runtime/db/redis.js';
+import { freePort } from '../../helpers/private-servers.js';
+import { dropKeysAndClose, redisProbe, type RedisProbe } from '../../helpers/redis.js';
 
-describe('RESP', () => {
-  it('encodes commands as arrays of bulk strings (UTF-8 byte lengths)', () => {
-    expect(encodeCommand(['SET', 'k', 'é', 12]).toString()).toBe('*4\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\né\r\n$2\r\n12\r\n');
+// Compile-time: the real package satisfies what db/redis.ts calls of it.
+const nodeRedis: NodeRedisModule = {} as typeof NodeRedis;
+void nodeRedis;
+
+describe('connectRedis', () => {
+  it('refuses URLs that are not redis:// or rediss://, and hides passwords in logs', async () => {
+    await expect(connectRedis('http://127.0.0.1:6379')).rejects.toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(redisDisplayUrl('redis://user:secret@127.0.0.1:6379/2')).toBe('redis://user:***@127.0.0.1:6379/2');
   });
 
-  it('parses every reply type, and waits for incomplete ones', () => {
-    const parse = (text: string) => parseReply(Buffer.from(text), 0);
-    expect(parse('+OK\r\n')).toEqual({ reply: 'OK', end: 5 });
-    expect(parse(':42\r\n')).toEqual({ reply: 42, end: 5 });
-    expect(parse('$2\r\né\r\n')?.reply).toBe('é');
-    expect(parse('$-1\r\n')?.reply).toBeNull();
-    expect(parse('*2\r\n:1\r\n$1\r\nx\r\n')?.reply).toEqual([1, 'x']);
-    expect(parse('-ERR wrong\r\n')?.reply).toEqual(new RedisError('ERR wrong'));
-    expect(parse('$5\r\nab')).toBeUndefined();
-    expect(parse('*2\r\n:1\r\n')).toBeUndefined();
-  });
-
-  it('refuses URLs that are not redis:// or rediss://', () => {
-    expect(() => new RedisClient('http://127.0.0.1:6379')).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
-    expect(new RedisClient('redis://user:secret@127.0.0.1:6379/2').displayUrl).toBe('redis://user:***@127.0.0.1:6379/2');
+  it('a Redis that does not answer at start is a StartupError naming it', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const failed = connectRedis(url, { timeoutMs: 500 });
+    await expect(failed).rejects.toBeInstanceOf(StartupError);
+    await expect(failed).rejects.toThrow(`REDIS_URL is set but Redis at ${url} does not answer: connect ECONNREFUSED`);
   });
 });
 
@@ -58,54 +58,29 @@ describe('transaction retries', () => {
 describe('on a live Redis', () => {
   const url = process.env.CG_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
   const prefix = `cg-test:${randomBytes(4).toString('hex')}:`;
-  let redis: RedisClient;
+  let probe: RedisProbe | undefined;
   let unreachable = '';
 
   beforeAll(async () => {
-    redis = new RedisClient(url, { timeoutMs: 1000 });
-    try {
-      await redis.command(['PING']);
-    } catch (error) {
-      unreachable = `Redis is not reachable at ${url}: ${(error as Error).message}`;
-    }
+    const connected = await redisProbe(url);
+    if ('unreachable' in connected) unreachable = connected.unreachable;
+    else probe = connected.probe;
   });
   afterAll(async () => {
-    if (!unreachable) {
-      const keys = (await redis.command(['KEYS', `${prefix}*`])) as string[];
-      if (keys.length) await redis.command(['DEL', ...keys]);
-    }
-    await redis?.close();
-  });
-
-  it('pipelines commands and answers each in order', async (ctx) => {
-    if (unreachable) return ctx.skip(unreachable);
-    const replies = await Promise.all([redis.command(['SET', `${prefix}a`, '1']), redis.command(['INCR', `${prefix}a`]), redis.command(['GET', `${prefix}a`]), redis.command(['GET', `${prefix}none`])]);
-    expect(replies).toEqual(['OK', 2, '2', null]);
-    await expect(redis.command(['INCR', `${prefix}a`, 'extra'])).rejects.toThrow(RedisError);
-    expect(await redis.command(['GET', `${prefix}a`])).toBe('2'); // still in step after an error
-  });
-
-  it('reconnects on the next command after the connection is lost', async (ctx) => {
-    if (unreachable) return ctx.skip(unreachable);
-    const client = new RedisClient(url);
-    const id = await client.command(['CLIENT', 'ID']);
-    await redis.command(['CLIENT', 'KILL', 'ID', String(id)]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await client.command(['PING'])).toBe('PONG');
-    await client.close();
+    if (probe) await dropKeysAndClose(probe, prefix);
   });
 
   it('rate-limit counters: atomic across limiters, the window restarts, keys expire with it', async (ctx) => {
     if (unreachable) return ctx.skip(unreachable);
     let clock = 1_800_000_000_000;
     const settings = { enabled: true, interval: 60_000, max: 3 };
-    const clients = [0, 1, 2].map(() => new RedisClient(url));
+    const clients: Redis[] = await Promise.all([0, 1, 2].map(() => connectRedis(url)));
     const limiters = clients.map((client) => new RateLimiter(new RedisRateLimitStore(client, prefix), settings, () => clock));
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => limiters[i % 3]!.hit('shared-key')));
     expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(new Set(results.map((r) => r.resetAt))).toEqual(new Set([clock + 60_000]));
-    const [key] = (await redis.command(['KEYS', `${prefix}ratelimit:*`])) as string[];
-    expect(Number(await redis.command(['PTTL', key!]))).toBeGreaterThan(59_000);
+    const [key] = await probe!.keys(`${prefix}ratelimit:*`);
+    expect(await probe!.pTTL(key!)).toBeGreaterThan(59_000);
     clock += 59_999;
     expect((await limiters[0]!.hit('shared-key')).hits).toBe(13);
     clock += 1;

@@ -15,13 +15,16 @@
  * they are in the database (`up_rate_limits`), where one statement per request increments
  * a counter atomically (an upsert that also restarts an elapsed window), or in Redis when
  * `REDIS_URL` is set (one script per request, atomic on the Redis server; keys expire with
- * their window).
+ * their window). While Redis cannot be reached the limiter counts in the database
+ * (`FallbackRateLimitStore`): it neither lets every request through (an open door for
+ * password guessing) nor refuses them all (logins down with Redis); a window that spans the
+ * outage may allow up to twice `max`.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import type { Database } from '../db/database.js';
-import type { RedisClient } from '../db/redis.js';
+import type { Redis } from '../db/redis.js';
 import { RateLimitError } from '../errors.js';
 import { SqlBuilder } from '../query/sql.js';
 
@@ -183,14 +186,43 @@ export class RedisRateLimitStore implements RateLimitStore {
   ].join('\n');
 
   constructor(
-    private readonly redis: RedisClient,
+    private readonly redis: Redis,
     private readonly prefix = 'contentgen:',
   ) {}
 
   async hit(id: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }> {
-    const reply = await this.redis.command(['EVAL', RedisRateLimitStore.script, 1, `${this.prefix}ratelimit:${id}`, String(now), String(interval)]);
+    const reply = await this.redis.eval(RedisRateLimitStore.script, [`${this.prefix}ratelimit:${id}`], [String(now), String(interval)]);
     if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected Redis answer ${JSON.stringify(reply)}`);
     return { hits: Number(reply[0]), resetAt: Number(reply[1]) };
+  }
+}
+
+/**
+ * Counters in `primary` (Redis), in `fallback` (the database) while the primary fails. The
+ * first failure of an outage is logged, and so is the primary's first answer after it.
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  #failing = false;
+
+  constructor(
+    private readonly primary: RateLimitStore,
+    private readonly fallback: RateLimitStore,
+    private readonly log: (message: string) => void = (message) => console.error(message),
+    private readonly names = { primary: 'Redis', fallback: 'the database' },
+  ) {}
+
+  async hit(id: string, now: number, interval: number): Promise<{ hits: number; resetAt: number }> {
+    let counted: { hits: number; resetAt: number };
+    try {
+      counted = await this.primary.hit(id, now, interval);
+    } catch (error) {
+      if (!this.#failing) this.log(`rate limits: ${this.names.primary} does not answer (${(error as Error).message}); counting in ${this.names.fallback} until it does`);
+      this.#failing = true;
+      return this.fallback.hit(id, now, interval);
+    }
+    if (this.#failing) this.log(`rate limits: ${this.names.primary} answers again; counting there`);
+    this.#failing = false;
+    return counted;
   }
 }
 

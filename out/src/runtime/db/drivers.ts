@@ -46,7 +46,7 @@ export interface PgPool {
 
 /** `pg` */
 export interface PgModule {
-  default: { Pool: new (config: { connectionString: string }) => PgPool; types: PgTypeParsers };
+  default: { Pool: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgPool; types: PgTypeParsers };
 }
 
 /** A column's description as the `mariadb` driver passes it to `typeCast`. */

@@ -4,13 +4,16 @@
  *  - Forbidden and Unauthorized errors → code `FORBIDDEN`;
  *  - ValidationError → `BAD_USER_INPUT`;
  *  - other application errors → `STRAPI_<UPPER_SNAKE_NAME>` (`STRAPI_NOT_FOUND_ERROR`);
+ *  - the database cannot be reached → `SERVICE_UNAVAILABLE` (graphql/http.ts answers 503 with
+ *    `Retry-After`, as REST does);
  *  - anything else → "Internal Server Error", `INTERNAL_SERVER_ERROR` (and logged);
  *  - GraphQL's own errors keep their message with the code of the phase that raised them
  *    (`GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`, `BAD_USER_INPUT`, …).
  * `extensions.error` carries `{ name, message, details }` of application errors.
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ApplicationError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ApplicationError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export const codes = {
   parseFailed: 'GRAPHQL_PARSE_FAILED',
@@ -22,6 +25,7 @@ export const codes = {
   operationResolution: 'OPERATION_RESOLUTION_FAILURE',
   persistedQueryNotSupported: 'PERSISTED_QUERY_NOT_SUPPORTED',
   responseTooLarge: 'RESPONSE_TOO_LARGE',
+  serviceUnavailable: 'SERVICE_UNAVAILABLE',
 } as const;
 
 /** `NotFoundError` → `STRAPI_NOT_FOUND_ERROR`. */
@@ -50,13 +54,21 @@ export function formatError(error: GraphQLError, fallbackCode: string, log: (err
     ...(error.locations ? { locations: error.locations } : {}),
     ...(error.path ? { path: error.path } : {}),
   };
-  const app = applicationErrorOf(error);
+  const original = error.originalError;
+  const unavailable = !applicationErrorOf(error) && original && isDatabaseUnavailable(original);
+  if (unavailable) log(original); // told, not printed: the server logs an outage once (server.ts)
+  const app = unavailable ? new ServiceUnavailableError() : applicationErrorOf(error);
   if (app) {
     const code =
-      app instanceof ForbiddenError || app instanceof UnauthorizedError ? codes.forbidden : app instanceof ValidationError ? codes.badUserInput : strapiCode(app.name);
+      app instanceof ForbiddenError || app instanceof UnauthorizedError
+        ? codes.forbidden
+        : app instanceof ValidationError
+          ? codes.badUserInput
+          : app instanceof ServiceUnavailableError
+            ? codes.serviceUnavailable
+            : strapiCode(app.name);
     return { message: app.message, ...where, extensions: { error: { name: app.name, message: app.message, details: app.details }, code } };
   }
-  const original = error.originalError;
   if (phase === 'execution' && original && !(original instanceof GraphQLError)) {
     log(original);
     return { message: 'Internal Server Error', ...where, extensions: { code: codes.internal } };

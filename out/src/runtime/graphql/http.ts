@@ -37,6 +37,8 @@ import {
 } from 'graphql';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { AuthState } from '../auth/index.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { retryAfterSeconds, ServiceUnavailableError } from '../errors.js';
 import { isMultipart } from '../http/body.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from '../upload/multipart.js';
@@ -99,6 +101,13 @@ class RequestFailure extends Error {
 }
 
 const fail = (status: number, message: string, code: string, headers?: Record<string, string>) => new RequestFailure(status, requestError(message, code), headers);
+
+/** 503 for a request that needed the database while it could not be reached (told to `log`, see server.ts). */
+function unavailableFailure(error: unknown, log: (err: unknown) => void): RequestFailure {
+  log(error);
+  const { name, message, details } = new ServiceUnavailableError();
+  return new RequestFailure(503, { errors: [{ message, extensions: { error: { name, message, details }, code: codes.serviceUnavailable } }] }, { 'Retry-After': String(retryAfterSeconds) });
+}
 
 export function graphqlEndpoint(options: EndpointOptions) {
   const cache = options.cache ?? new DocumentCache();
@@ -217,10 +226,8 @@ export function graphqlEndpoint(options: EndpointOptions) {
         // Execution never started: the variables did not fit the operation.
         throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => format(e, codes.badUserInput)) });
       }
-      const json = JSON.stringify({
-        ...(result.errors?.length ? { errors: result.errors.map((e) => formatError(e, codes.internal, options.log)) } : {}),
-        data: result.data,
-      });
+      const fieldErrors = result.errors?.map((e) => formatError(e, codes.internal, options.log));
+      const json = JSON.stringify({ ...(fieldErrors?.length ? { errors: fieldErrors } : {}), data: result.data });
       const bytes = Buffer.byteLength(json);
       if (options.responseSizeLimit > 0 && bytes > options.responseSizeLimit) {
         const mutation = operation.operation === 'mutation';
@@ -229,10 +236,15 @@ export function graphqlEndpoint(options: EndpointOptions) {
         ctx.body = { errors: [{ message, extensions: { code: codes.responseTooLarge } }], ...(mutation ? { data: null } : {}) };
         return;
       }
-      ctx.status = 200;
+      // The database could not be reached for some field: 503 and when to try again, as REST answers.
+      const unavailable = fieldErrors?.some((e) => e.extensions?.code === codes.serviceUnavailable);
+      ctx.status = unavailable ? 503 : 200;
+      if (unavailable) ctx.set('Retry-After', String(retryAfterSeconds));
       ctx.type = 'application/json';
       ctx.body = json;
-    } catch (err) {
+    } catch (thrown) {
+      // Before execution too (e.g. looking up an API token): the database's absence is a GraphQL answer.
+      const err = !(thrown instanceof RequestFailure) && isDatabaseUnavailable(thrown) ? unavailableFailure(thrown, options.log) : thrown;
       if (!(err instanceof RequestFailure)) throw err;
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);

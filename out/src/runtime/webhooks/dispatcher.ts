@@ -58,7 +58,8 @@ export class Dispatcher {
     private readonly config: WebhookDeliveryConfig,
     private readonly targets: ReadonlyMap<string, DeliveryTarget>,
     private readonly guard: AddressGuard,
-    private readonly log: (message: string) => void,
+    /** `error`: the failure behind the message, when there is one (a database outage is logged once: server.ts). */
+    private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
   start(): void {
@@ -131,7 +132,7 @@ export class Dispatcher {
       }
       if (Date.now() - this.#lastPurge > purgeEveryMs) await this.purge();
     } catch (err) {
-      this.log(`webhooks: the outbox could not be read: ${(err as Error).message}`);
+      this.log(`webhooks: the outbox could not be read: ${(err as Error).message}`, err);
     }
   }
 
@@ -139,7 +140,7 @@ export class Dispatcher {
     this.#perWebhook.set(delivery.webhook, (this.#perWebhook.get(delivery.webhook) ?? 0) + 1);
     const sending: Promise<void> = this.deliver(delivery)
       .catch((err: unknown) => {
-        if (!this.#stopped) this.log(`webhooks: delivery ${delivery.id} could not be recorded: ${(err as Error).message}`);
+        if (!this.#stopped) this.log(`webhooks: delivery ${delivery.id} could not be recorded: ${(err as Error).message}`, err);
       })
       .finally(() => {
         this.#inFlight.delete(sending);
