@@ -56,7 +56,6 @@ export function planApiTokens(source: AuthSource, knownActions: ReadonlySet<stri
     const expiresAt = date(row.expires_at);
     if (expiresAt && expiresAt.getTime() < now.getTime()) expired.push(name);
     const createdAt = date(row.created_at) ?? new Date(0);
-    const lifespan = row.lifespan === null || row.lifespan === undefined ? null : Number(row.lifespan);
     tokens.push({
       id: tokenId,
       name,
@@ -66,14 +65,14 @@ export function planApiTokens(source: AuthSource, knownActions: ReadonlySet<stri
       permissions: granted.filter((a) => knownActions.has(a)),
       last_used_at: date(row.last_used_at),
       expires_at: expiresAt,
-      lifespan: lifespan !== null && Number.isFinite(lifespan) ? lifespan : null,
+      lifespan: milliseconds(row.lifespan),
       created_at: createdAt,
       updated_at: date(row.updated_at) ?? createdAt,
     });
   }
 
   const refuse = (ids: number[], message: string, fix: string) => {
-    if (ids.length) problems.push({ table: 'strapi_api_tokens', ids, message: `${count(ids.length, 'token')} ${message}`, fix });
+    if (ids.length) problems.push({ table: 'strapi_api_tokens', rows: ids, message: `${count(ids.length, 'token')} ${message}`, fix });
   };
   refuse(refused.name, 'without a name or with a name another token has (contentgen: unique)', 'rename them in Strapi, or skip them and create new ones with `npm run token -- create`');
   refuse(refused.type, `of a type other than ${tokenTypes.join(', ')}`, 'skip them and create new ones with `npm run token -- create`');
@@ -106,10 +105,18 @@ function tokenActions(source: AuthSource, problems: AuthProblem[]): Map<number, 
   if (dangling.length) {
     problems.push({
       table: 'strapi_api_token_permissions_token_links',
-      ids: dangling,
+      rows: dangling,
       message: `${count(dangling.length, 'link')} between a token permission and a token that does not exist`,
       fix: 'left out: they granted nothing',
     });
   }
   return actions;
+}
+
+/** `lifespan` is a bigint column in both databases. */
+function milliseconds(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
+  return null;
 }

@@ -24,21 +24,10 @@ export interface AuthProblem {
   /** The Strapi table the rows come from. */
   readonly table: string;
   /** Their Strapi ids. */
-  readonly ids: readonly number[];
+  readonly rows: readonly number[];
   readonly message: string;
   /** What to do about it. */
   readonly fix: string;
-}
-
-export interface PartPlan {
-  readonly rows: Record<string, TargetRow[]>;
-  readonly files: ImportFile[];
-  readonly report: string[];
-  readonly problems: AuthProblem[];
-}
-
-export function emptyPart(): { rows: Record<string, TargetRow[]>; files: ImportFile[]; report: string[]; problems: AuthProblem[] } {
-  return { rows: {}, files: [], report: [], problems: [] };
 }
 
 /** `3 users` / `1 user`. */

@@ -43,7 +43,7 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
     const strapiType = text(role.type) ?? '';
     const type = roleType(strapiType, text(role.name), taken);
     if (taken.has(strapiType) && type !== strapiType) {
-      problems.push({ table: 'up_roles', ids: [roleId], message: `role type "${strapiType}" is used by two roles`, fix: `imported as "${type}"; rename it in permissions.json if you prefer` });
+      report.push(`up_roles: role ${roleId} has the type "${strapiType}" of an earlier role (contentgen: unique): imported as "${type}", its users keep it`);
     } else if (type !== strapiType) {
       report.push(`up_roles: role ${roleId} type "${strapiType}" is not a role type contentgen accepts (lower-case letters, digits, - and _): imported as "${type}"`);
     }
@@ -102,7 +102,7 @@ function grantedActions(source: AuthSource, typeOf: ReadonlyMap<number, string>,
   if (dangling.length) {
     problems.push({
       table: 'up_permissions_role_links',
-      ids: dangling,
+      rows: dangling,
       message: `${count(dangling.length, 'link')} between a permission and a role name${dangling.length === 1 ? 's' : ''} a permission or role that does not exist`,
       fix: 'nothing is lost: they granted nothing in Strapi either; they are left out',
     });

@@ -6,7 +6,7 @@
  */
 export type Row = Readonly<Record<string, unknown>>;
 
-/** Strapi tables this import reads, by name. */
+/** Strapi tables this import reads rows of, by name. */
 export const authTables = [
   'up_users',
   'up_roles',
@@ -18,15 +18,54 @@ export const authTables = [
   'strapi_api_token_permissions_token_links',
   'strapi_webhooks',
   'strapi_core_store_settings',
-  // Read only to count what has no home here.
-  'admin_users',
-  'strapi_transfer_tokens',
   'strapi_releases',
 ] as const;
 
 export type AuthTable = (typeof authTables)[number];
 
-export type AuthSource = Partial<Record<AuthTable, readonly Row[]>>;
+export type AuthSource = Partial<Record<AuthTable, readonly Row[]>> & {
+  /** Rows of tables only counted, for what has no home here. */
+  readonly counts?: { readonly admin_users?: number; readonly strapi_transfer_tokens?: number };
+};
+
+/**
+ * The tables as import-core's reader hands them over (generator/import/source/types.ts
+ * `StrapiAuthTables`, same shape), every one read whole and normalized; `[]` where the
+ * database lacks the table.
+ */
+export interface StrapiAuthTables {
+  readonly users: readonly Row[];
+  readonly roles: readonly Row[];
+  readonly permissions: readonly Row[];
+  readonly permissionRoleLinks: readonly Row[];
+  readonly userRoleLinks: readonly Row[];
+  readonly apiTokens: readonly Row[];
+  readonly apiTokenPermissions: readonly Row[];
+  readonly apiTokenPermissionLinks: readonly Row[];
+  readonly webhooks: readonly Row[];
+  /** `value` is the stored text (JSON inside). */
+  readonly coreStore: readonly Row[];
+  readonly adminUserCount: number;
+  readonly transferTokenCount: number;
+  readonly releases: readonly Row[];
+}
+
+export function fromAuthTables(t: StrapiAuthTables): AuthSource {
+  return {
+    up_users: t.users,
+    up_roles: t.roles,
+    up_permissions: t.permissions,
+    up_permissions_role_links: t.permissionRoleLinks,
+    up_users_role_links: t.userRoleLinks,
+    strapi_api_tokens: t.apiTokens,
+    strapi_api_token_permissions: t.apiTokenPermissions,
+    strapi_api_token_permissions_token_links: t.apiTokenPermissionLinks,
+    strapi_webhooks: t.webhooks,
+    strapi_core_store_settings: t.coreStore,
+    strapi_releases: t.releases,
+    counts: { admin_users: t.adminUserCount, strapi_transfer_tokens: t.transferTokenCount },
+  };
+}
 
 export function rowsOf(source: AuthSource, table: AuthTable): readonly Row[] {
   return source[table] ?? [];

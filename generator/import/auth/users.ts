@@ -59,7 +59,7 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): Use
   if (duplicates.length) {
     problems.push({
       table: 'up_users',
-      ids: duplicates,
+      rows: duplicates,
       message: `${count(duplicates.length, 'user')} with a username another user already has (Strapi checks uniqueness in code only; contentgen has a unique index)`,
       fix: 'rename them in Strapi before importing, or skip them',
     });
@@ -128,10 +128,10 @@ function planRoleLinks(source: AuthSource, userIds: ReadonlySet<number>, roleIds
     links.push({ user_id: userId, role_id: roleId, role_order: 1, user_order: order });
   }
   if (dangling.length) {
-    problems.push({ table: 'up_users_role_links', ids: dangling, message: `${count(dangling.length, 'link')} to a user or role that does not exist (or was left out)`, fix: 'left out: they link nothing' });
+    problems.push({ table: 'up_users_role_links', rows: dangling, message: `${count(dangling.length, 'link')} to a user or role that does not exist (or was left out)`, fix: 'left out: they link nothing' });
   }
   if (extra.length) {
-    problems.push({ table: 'up_users_role_links', ids: extra, message: `${count(extra.length, 'second role link')} of a user that already has a role`, fix: 'left out: a user has one role; the first link (lowest user_order) is kept' });
+    problems.push({ table: 'up_users_role_links', rows: extra, message: `${count(extra.length, 'second role link')} of a user that already has a role`, fix: 'left out: a user has one role; the first link (lowest user_order) is kept' });
   }
   return links;
 }
