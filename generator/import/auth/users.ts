@@ -133,5 +133,5 @@ function planRoleLinks(source: AuthSource, userIds: ReadonlySet<number>, roleIds
   if (extra.length) {
     problems.push({ table: 'up_users_role_links', rows: extra, message: `${count(extra.length, 'second role link')} of a user that already has a role`, fix: 'left out: a user has one role; the first link (lowest user_order) is kept' });
   }
-  return links;
+  return links.sort((a, b) => (a.user_id as number) - (b.user_id as number));
 }
