@@ -6,7 +6,7 @@
  * server's config resolvers, hashes with the server's functions.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { cp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
@@ -18,7 +18,7 @@ import { loadModels } from '../../../generator/load/load-models.js';
 import { validateModels } from '../../../generator/validate/validate.js';
 import { resolveConfig, type UserConfig } from '../../../templates/runtime/config.js';
 import { hashCode } from '../../../templates/runtime/auth/routes.js';
-import { modelsOf, tempDir } from '../../helpers/paths.js';
+import { modelsOf, repoRoot, tempDir } from '../../helpers/paths.js';
 
 const t0 = new Date('2026-11-27T05:41:44.029Z');
 const later = new Date('2026-11-27T05:43:00.000Z');
@@ -229,6 +229,18 @@ describe('settings and webhooks', () => {
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('compiles as part of a server (checked against the config types)', async () => {
+    const src = path.join(dir, 'server', 'src');
+    await mkdir(src, { recursive: true });
+    await symlink(path.join(repoRoot, 'templates', 'runtime'), path.join(src, 'runtime'));
+    await writeFile(path.join(dir, 'server', 'package.json'), '{ "type": "module" }');
+    const file = path.join(src, 'config.imported.ts');
+    await writeFile(file, fileOf('src/config.imported.ts').content);
+    const program = ts.createProgram([file], { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, skipLibCheck: true, types: ['node'] });
+    const diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
   });
 
   it('carries the advanced settings and the sender into config the server resolves', () => {
