@@ -37,7 +37,7 @@ import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from
 import { planApiTokens } from './api-tokens.js';
 import { planRoles } from './roles.js';
 import { planSettings } from './settings.js';
-import { planUsers } from './users.js';
+import { planUsers, type UserColumns } from './users.js';
 import { date, fromAuthTables, rowsOf, text, type AuthSource, type StrapiAuthTables } from './source.js';
 
 export type { AuthSource, Row, StrapiAuthTables } from './source.js';
@@ -66,14 +66,23 @@ export interface AuthImport {
 }
 
 export function importAuth(tables: StrapiAuthTables, options: AuthImportOptions): AuthImport {
-  return planAuthImport(fromAuthTables(tables), catalogActions(actionCatalog(options.ir)), options.now ?? new Date());
+  return planAuthImport(fromAuthTables(tables), { actions: catalogActions(actionCatalog(options.ir)), userColumns: userColumns(options.ir), now: options.now ?? new Date() });
 }
 
-/** The same from rows keyed by Strapi table name and the list of actions the server grants. */
-export function planAuthImport(source: AuthSource, actions: readonly string[], now: Date): AuthImport {
-  const known = new Set(actions);
+export interface AuthTarget {
+  /** Every action the server grants. */
+  readonly actions: readonly string[];
+  /** up_users's scalar columns and their types. */
+  readonly userColumns: UserColumns;
+  readonly now: Date;
+}
+
+/** The same from rows keyed by Strapi table name and what the server has. */
+export function planAuthImport(source: AuthSource, target: AuthTarget): AuthImport {
+  const { now } = target;
+  const known = new Set(target.actions);
   const roles = planRoles(source, known);
-  const users = planUsers(source, new Set(roles.typeOf.keys()));
+  const users = planUsers(source, new Set(roles.typeOf.keys()), target.userColumns);
   const tokens = planApiTokens(source, known, now);
   const settings = planSettings(source, new Set(roles.typeOf.values()), (type) => roles.renamed.get(type) ?? type);
   return {
@@ -94,6 +103,12 @@ export function planAuthImport(source: AuthSource, actions: readonly string[], n
     ],
     problems: [...roles.problems, ...users.problems, ...tokens.problems],
   };
+}
+
+/** The scalar columns of the server's user type (its own attributes included). */
+function userColumns(ir: Schema): UserColumns {
+  const user = ir.contentTypes.find((ct) => ct.uid === 'plugin::users-permissions.user');
+  return new Map((user?.attributes ?? []).flatMap((a) => (a.kind === 'scalar' ? [[a.column, a.type] as const] : [])));
 }
 
 function summary(users: number, roles: number, tokens: number): string[] {

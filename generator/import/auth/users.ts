@@ -5,13 +5,18 @@
  * contentgen keeps their SHA-256 (auth/routes.ts `hashCode`) and looks a code up by it, so
  * they are hashed here or the links of emails already sent would stop working.
  *
- * Ids are kept (a user JWT carries the id). Columns of attributes the project added to the
- * user model (extensions/users-permissions) pass through unchanged; Strapi's creator columns
- * are dropped.
+ * Ids are kept (a user JWT carries the id). Attributes the project added to the user model
+ * (extensions/users-permissions) are copied by the user type's columns in the server's models;
+ * a column they no longer have (an attribute since removed, Strapi's creator columns) is left
+ * out, named in the report.
  */
 import { createHash } from 'node:crypto';
+import type { ScalarType } from '../../ir/types.js';
 import { count, listed, type AuthProblem, type TargetRow } from './plan.js';
-import { byOrder, date, flag, id, rowsOf, text, type AuthSource } from './source.js';
+import { byOrder, date, flag, id, json, rowsOf, text, type AuthSource } from './source.js';
+
+/** up_users's scalar columns in the server (column → type), from the user type of its models. */
+export type UserColumns = ReadonlyMap<string, ScalarType>;
 
 const creatorColumns = new Set(['created_by_id', 'updated_by_id']);
 const bcryptHash = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
@@ -28,7 +33,7 @@ export function hashCode(code: string): string {
   return createHash('sha256').update(code).digest('hex');
 }
 
-export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): UsersPlan {
+export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>, columns: UserColumns): UsersPlan {
   const report: string[] = [];
   const problems: AuthProblem[] = [];
   const users: TargetRow[] = [];
@@ -37,6 +42,7 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): Use
   const noPassword: number[] = [];
   const notBcrypt: number[] = [];
   const providers = new Map<string, number>();
+  const dropped = new Set<string>();
 
   for (const row of [...rowsOf(source, 'up_users')].sort((a, b) => (id(a.id) ?? 0) - (id(b.id) ?? 0))) {
     const userId = id(row.id);
@@ -47,7 +53,7 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): Use
       continue;
     }
     if (username !== null) byUsername.set(username, userId);
-    const user = userRow(row);
+    const user = userRow(row, columns, dropped);
     users.push(user);
     const provider = text(row.provider) ?? 'local';
     if (provider !== 'local') providers.set(provider, (providers.get(provider) ?? 0) + 1);
@@ -64,6 +70,8 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): Use
       fix: 'rename them in Strapi before importing, or skip them',
     });
   }
+  const unexpected = [...dropped].filter((c) => !creatorColumns.has(c));
+  if (unexpected.length) report.push(`up_users: ${count(unexpected.length, 'column')} of Strapi's that the user model here does not have, left out: ${listed(unexpected)}`);
   if (providers.size) {
     const byProvider = [...providers].map(([p, n]) => `${p}: ${n}`).join(', ');
     report.push(
@@ -81,10 +89,14 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>): Use
   return { users, roleLinks: links, report, problems };
 }
 
-/** One up_users row as contentgen stores it. */
-export function userRow(row: Readonly<Record<string, unknown>>): TargetRow {
+/** One up_users row as contentgen stores it; columns the server's table lacks go to `dropped`. */
+export function userRow(row: Readonly<Record<string, unknown>>, columns: UserColumns, dropped: Set<string>): TargetRow {
   const user: TargetRow = {};
-  for (const [column, value] of Object.entries(row)) if (!creatorColumns.has(column)) user[column] = value;
+  for (const [column, value] of Object.entries(row)) {
+    const type = columns.get(column);
+    if (type === undefined && column !== 'id') dropped.add(column);
+    else user[column] = type === undefined ? value : scalar(value, type);
+  }
   const code = (value: unknown) => {
     const clear = text(value);
     return clear ? hashCode(clear) : null;
@@ -92,12 +104,28 @@ export function userRow(row: Readonly<Record<string, unknown>>): TargetRow {
   user.id = id(row.id);
   user.reset_password_token = code(row.reset_password_token);
   user.confirmation_token = code(row.confirmation_token);
-  user.confirmed = flag(row.confirmed);
-  user.blocked = flag(row.blocked);
   const createdAt = date(row.created_at) ?? new Date(0);
   user.created_at = createdAt;
   user.updated_at = date(row.updated_at) ?? createdAt;
   return user;
+}
+
+/** A value of a project's own user attribute, in case the reader left it as the database gave it. */
+function scalar(value: unknown, type: ScalarType): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'boolean':
+      return flag(value);
+    case 'datetime':
+    case 'timestamp':
+      return date(value);
+    case 'json':
+      return json(value);
+    case 'biginteger':
+      return typeof value === 'bigint' ? value : /^-?\d+$/.test(String(value)) ? BigInt(String(value)) : value;
+    default:
+      return value;
+  }
 }
 
 /**

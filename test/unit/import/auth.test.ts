@@ -34,7 +34,7 @@ const stamps = { created_at: t0, updated_at: later };
 function strapiTables(): StrapiAuthTables {
   return {
     users: [
-      { id: 1, username: 'editor', email: 'editor@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: resetCode, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: 'Ed' },
+      { id: 1, username: 'editor', email: 'editor@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: resetCode, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: 'Ed', newsletter: 1, legacy_score: 7 },
       { id: 2, username: 'reader', email: 'reader@example.com', provider: 'local', password: '$2a$10$Zx8m4kM1yW7S1bq1a9wV3eL3hX1lQxF1q2tQ8dO3b0m7s9o0QdVQe', reset_password_token: null, confirmation_token: confirmationCode, confirmed: false, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
       { id: 3, username: 'octo', email: 'octo@example.com', provider: 'github', password: null, reset_password_token: null, confirmation_token: null, confirmed: true, blocked: true, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
       { id: 5, username: 'editor', email: 'editor2@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: null, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
@@ -128,18 +128,28 @@ const fileOf = (file: string) => result.files.find((f) => f.path === file)!;
 const notesAbout = (text: string) => result.notes.filter((line) => line.includes(text));
 
 beforeAll(async () => {
-  const loaded = await loadModels(modelsOf('blog'));
-  ir = buildIr(loaded, 'sqlite');
+  // The blog models with attributes of the project's own on the user (Strapi's extension folder).
+  const dir = await tempDir('import-auth-models');
+  try {
+    await cp(modelsOf('blog'), dir, { recursive: true });
+    const extension = path.join(dir, 'extensions/users-permissions/content-types/user');
+    await mkdir(extension, { recursive: true });
+    await writeFile(path.join(extension, 'schema.json'), JSON.stringify({ attributes: { nickname: { type: 'string' }, newsletter: { type: 'boolean' } } }));
+    ir = buildIr(await loadModels(dir), 'sqlite');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   result = importAuth(strapiTables(), { ir, now });
 });
 
 describe('users', () => {
-  it('keeps ids, password hashes and flags; stores reset and confirmation codes as the server looks them up; drops creator columns', () => {
+  it('keeps ids, password hashes, flags and the project\'s own attributes; stores reset and confirmation codes as the server looks them up; drops creator columns', () => {
     const [editor, reader, octo] = tableOf('up_users');
     expect(editor).toEqual({
       id: 1, username: 'editor', email: 'editor@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra',
-      reset_password_token: hashCode(resetCode), confirmation_token: null, confirmed: true, blocked: false, created_at: t0, updated_at: later, nickname: 'Ed',
+      reset_password_token: hashCode(resetCode), confirmation_token: null, confirmed: true, blocked: false, created_at: t0, updated_at: later, nickname: 'Ed', newsletter: true,
     });
+    expect(notesAbout("up_users: 1 column of Strapi's that the user model here does not have, left out: legacy_score")).toHaveLength(1);
     expect(reader!.confirmation_token).toBe(createHash('sha256').update(confirmationCode).digest('hex'));
     expect(reader!.confirmed).toBe(false);
     expect(octo).toMatchObject({ id: 3, provider: 'github', blocked: true, password: null });
