@@ -34,7 +34,7 @@ const recorded = existsSync(path.join(dataDir, 'sqlite.sql'));
 
 interface Secrets {
   env: { JWT_SECRET: string; API_TOKEN_SALT: string };
-  dialects: { sqlite: { apiTokens: { name: string; type: string; accessKey: string }[]; users: { username: string; password: string; id: number; role: string; blocked: boolean }[]; userJwt: { id: number; jwt: string } } };
+  dialects: { sqlite: { apiTokens: { name: string; type: string; accessKey: string; expiresAt: string | null }[]; users: { username: string; password: string; id: number; role: string; blocked: boolean }[]; userJwt: { id: number; jwt: string } } };
 }
 
 /** Every row of the tables importAuth reads, from the SQLite database Strapi wrote. */
@@ -161,7 +161,7 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
   it('lists the imported tokens with their type, permissions and expiry', async () => {
     const { stdout } = await tokenCli(built.dir, ['list', '--json'], { API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
     const listed = JSON.parse(stdout) as { name: string; type: string; permissions: string[]; expiresAt: string | null }[];
-    expect(listed.map((t) => [t.name, t.type])).toEqual(secrets.dialects.sqlite.apiTokens.map((t) => [t.name, t.type]));
+    expect(listed.map((t) => [t.name, t.type, t.expiresAt])).toEqual(secrets.dialects.sqlite.apiTokens.map((t) => [t.name, t.type, t.expiresAt]));
     expect(listed.find((t) => t.type === 'custom')!.permissions).toEqual(['api::tag.tag.find', 'api::tag.tag.findOne', 'api::article.article.find', 'api::tag.tag.create']);
   });
 
