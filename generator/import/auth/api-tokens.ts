@@ -6,7 +6,7 @@
  * column; the other types keep `[]`.
  */
 import { count, listed, type AuthProblem, type TargetRow } from './plan.js';
-import { byOrder, date, id, rowsOf, text, type AuthSource } from './source.js';
+import { actionsByOwner, date, id, rowsOf, text, type AuthSource } from './source.js';
 
 const tokenTypes = ['read-only', 'full-access', 'custom'];
 /** A SHA-512 HMAC in hex. */
@@ -87,28 +87,14 @@ export function planApiTokens(source: AuthSource, knownActions: ReadonlySet<stri
   return { tokens, report, problems };
 }
 
-/** Token id → its actions, in Strapi's order (api_token_permission_order). */
+/** Token id → its actions, in Strapi's order (api_token_permission_order). Links to no permission or token are problems. */
 function tokenActions(source: AuthSource, problems: AuthProblem[]): Map<number, string[]> {
-  const actionOf = new Map(rowsOf(source, 'strapi_api_token_permissions').map((p) => [id(p.id), text(p.action)] as const));
   const tokenIds = new Set(rowsOf(source, 'strapi_api_tokens').map((t) => id(t.id)));
-  const actions = new Map<number, string[]>();
-  const dangling: number[] = [];
-  for (const link of [...rowsOf(source, 'strapi_api_token_permissions_token_links')].sort(byOrder('api_token_permission_order'))) {
-    const tokenId = id(link.api_token_id);
-    const action = actionOf.get(id(link.api_token_permission_id));
-    if (tokenId === null || !tokenIds.has(tokenId) || !action) {
-      dangling.push(id(link.id) ?? 0);
-      continue;
-    }
-    actions.set(tokenId, [...(actions.get(tokenId) ?? []), action]);
-  }
+  const columns = { permission: 'api_token_permission_id', owner: 'api_token_id', order: 'api_token_permission_order' };
+  const links = rowsOf(source, 'strapi_api_token_permissions_token_links');
+  const { actions, dangling } = actionsByOwner(rowsOf(source, 'strapi_api_token_permissions'), links, columns, (tokenId) => (tokenId !== null && tokenIds.has(tokenId) ? tokenId : undefined));
   if (dangling.length) {
-    problems.push({
-      table: 'strapi_api_token_permissions_token_links',
-      rows: dangling,
-      message: `${count(dangling.length, 'link')} between a token permission and a token that does not exist`,
-      fix: 'left out: they granted nothing',
-    });
+    problems.push({ table: 'strapi_api_token_permissions_token_links', rows: dangling, message: `${count(dangling.length, 'link')} to a token permission or token that does not exist`, fix: 'left out: they granted nothing' });
   }
   return actions;
 }

@@ -42,7 +42,6 @@ import { date, fromAuthTables, rowsOf, text, type AuthSource, type StrapiAuthTab
 
 export type { AuthSource, Row, StrapiAuthTables } from './source.js';
 export type { AuthProblem, ImportFile, TargetRow } from './plan.js';
-export { hashCode } from './users.js';
 
 export interface AuthImportOptions {
   /** The models the server is built from: which actions it grants (permissions and custom tokens are checked against them). */

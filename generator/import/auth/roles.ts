@@ -13,7 +13,7 @@
  */
 import { defaultRoleActions, roleIdentity } from '../../emit/auth/catalog.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
-import { byOrder, date, id, rowsOf, text, type AuthSource } from './source.js';
+import { actionsByOwner, date, id, rowsOf, text, type AuthSource } from './source.js';
 
 const roleTypePattern = /^[a-z][a-z0-9-_]*$/;
 
@@ -84,30 +84,19 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
   return { typeOf, renamed, roleRows, file: permissionsFile(permissions), report, problems };
 }
 
-/** Role type → its actions, in Strapi's permission order. Permissions of no (known) role are reported. */
+/** Role type → its actions, in Strapi's permission order. Links to no permission or role are problems. */
 function grantedActions(source: AuthSource, typeOf: ReadonlyMap<number, string>, problems: AuthProblem[]): Map<string, string[]> {
-  const actionOf = new Map(rowsOf(source, 'up_permissions').map((p) => [id(p.id), text(p.action)] as const));
-  const granted = new Map<string, string[]>();
-  const dangling: number[] = [];
-  for (const link of [...rowsOf(source, 'up_permissions_role_links')].sort(byOrder('permission_order'))) {
-    const permissionId = id(link.permission_id);
-    const type = typeOf.get(id(link.role_id) ?? -1);
-    const action = actionOf.get(permissionId);
-    if (permissionId === null || type === undefined || !action) {
-      dangling.push(id(link.id) ?? 0);
-      continue;
-    }
-    granted.set(type, [...(granted.get(type) ?? []), action]);
-  }
+  const columns = { permission: 'permission_id', owner: 'role_id', order: 'permission_order' };
+  const { actions, dangling } = actionsByOwner(rowsOf(source, 'up_permissions'), rowsOf(source, 'up_permissions_role_links'), columns, (roleId) => typeOf.get(roleId ?? -1));
   if (dangling.length) {
     problems.push({
       table: 'up_permissions_role_links',
       rows: dangling,
-      message: `${count(dangling.length, 'link')} between a permission and a role name${dangling.length === 1 ? 's' : ''} a permission or role that does not exist`,
+      message: `${count(dangling.length, 'link')} to a permission or role that does not exist`,
       fix: 'nothing is lost: they granted nothing in Strapi either; they are left out',
     });
   }
-  return granted;
+  return actions;
 }
 
 /**

@@ -15,6 +15,7 @@
  * values go to a separate file for the environment, never into the module.
  */
 import { tsLiteral } from '../../emit/ts-literal.js';
+import type { UsersPermissionsConfig } from '../../../templates/runtime/config.js';
 import { webhookEvents } from '../../../templates/runtime/webhooks/config.js';
 import { count, listed, type ImportFile } from './plan.js';
 import { flag, id, json, rowsOf, text, type AuthSource } from './source.js';
@@ -41,14 +42,7 @@ const strapiDefaultTemplates: Readonly<Record<string, { object: string; message:
 
 const secretHeader = /authorization|cookie|token|secret|key|signature|password|passwd|auth|credential/i;
 
-export interface AdvancedSettings {
-  unique_email: boolean;
-  allow_register: boolean;
-  email_confirmation: boolean;
-  email_confirmation_redirection: string | null;
-  email_reset_password: string | null;
-  default_role: string;
-}
+type AdvancedSettings = UsersPermissionsConfig['advanced'];
 
 export interface SettingsPlan {
   readonly files: ImportFile[];

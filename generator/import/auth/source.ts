@@ -114,3 +114,26 @@ export function byOrder(orderColumn: string): (a: Row, b: Row) => number {
   const order = (row: Row) => (row[orderColumn] === null || row[orderColumn] === undefined ? -Infinity : Number(row[orderColumn]));
   return (a, b) => order(a) - order(b) || (id(a.id) ?? 0) - (id(b.id) ?? 0);
 }
+
+/**
+ * A permissions table's actions grouped by their owner through its link table, in Strapi's
+ * order (up_permissions → roles, strapi_api_token_permissions → tokens). Links whose permission
+ * or owner does not exist come back as `dangling` (their link ids).
+ */
+export function actionsByOwner<K>(
+  permissions: readonly Row[],
+  links: readonly Row[],
+  columns: { readonly permission: string; readonly owner: string; readonly order: string },
+  ownerOf: (ownerId: number | null) => K | undefined,
+): { actions: Map<K, string[]>; dangling: number[] } {
+  const actionOf = new Map(permissions.map((p) => [id(p.id), text(p.action)] as const));
+  const actions = new Map<K, string[]>();
+  const dangling: number[] = [];
+  for (const link of [...links].sort(byOrder(columns.order))) {
+    const owner = ownerOf(id(link[columns.owner]));
+    const action = actionOf.get(id(link[columns.permission]));
+    if (owner === undefined || !action) dangling.push(id(link.id) ?? 0);
+    else actions.set(owner, [...(actions.get(owner) ?? []), action]);
+  }
+  return { actions, dangling };
+}

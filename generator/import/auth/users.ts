@@ -10,7 +10,8 @@
  * a column they no longer have (an attribute since removed, Strapi's creator columns) is left
  * out, named in the report.
  */
-import { createHash } from 'node:crypto';
+// The server's own: what it stores for a reset-password or confirmation code and looks codes up by.
+import { hashCode } from '../../../templates/runtime/auth/routes.js';
 import type { ScalarType } from '../../ir/types.js';
 import { count, listed, type AuthProblem, type TargetRow } from './plan.js';
 import { byOrder, date, flag, id, json, rowsOf, text, type AuthSource } from './source.js';
@@ -28,10 +29,6 @@ export interface UsersPlan {
   readonly problems: AuthProblem[];
 }
 
-/** The SHA-256 hex contentgen stores for a reset-password or confirmation code. */
-export function hashCode(code: string): string {
-  return createHash('sha256').update(code).digest('hex');
-}
 
 export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>, columns: UserColumns): UsersPlan {
   const report: string[] = [];
