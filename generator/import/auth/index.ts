@@ -10,9 +10,11 @@
  *
  * - `tables`: rows to insert, in this order, keyed by contentgen's columns:
  *   `up_roles` (Strapi's ids, the names contentgen's sync gives), `up_users` (ids kept, password
- *   hashes as they were, reset/confirmation codes as their SHA-256, project columns passed
- *   through), `up_users_role_links`, `strapi_api_tokens` (same access_key HMAC, `permissions` a
- *   JSON array, `lifespan` a bigint). Ids are Strapi's: set the sequences after inserting
+ *   hashes as they were, reset/confirmation codes as their SHA-256, the project's own
+ *   attributes by the server's user type, columns it lacks left out), `up_users_role_links`, `strapi_api_tokens` (same access_key HMAC, `permissions` a
+ *   JSON array, `lifespan` a bigint); up_users carries `types`, its columns' scalar types, for
+ *   the writer (and `userColumnTypes(ir)` gives the reader the same to decode the project's own
+ *   user attributes in the right time zone). Ids are Strapi's: set the sequences after inserting
  *   (PostgreSQL). `up_permissions` and its links are left empty on purpose: the server writes
  *   them from permissions.json at its next start (auth/sync.ts). A target a server has
  *   started on already holds up_roles/up_permissions rows of its own: clear those three tables
@@ -31,7 +33,7 @@
  * Passwords keep working as they are; API tokens with API_TOKEN_SALT = Strapi's
  * `admin.apiToken.salt`; user JWTs with JWT_SECRET = Strapi's users-permissions `jwtSecret`.
  */
-import type { Schema } from '../../ir/types.js';
+import type { ScalarType, Schema } from '../../ir/types.js';
 import { actionCatalog, catalogActions } from '../../emit/auth/catalog.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
 import { planApiTokens } from './api-tokens.js';
@@ -54,6 +56,8 @@ export interface AuthImportOptions {
 export interface TargetTableRows {
   readonly table: string;
   readonly rows: readonly TargetRow[];
+  /** The scalar type of columns whose encoding depends on it (date, time, decimal, json): up_users's. */
+  readonly types?: Readonly<Record<string, ScalarType>>;
 }
 
 export interface AuthImport {
@@ -87,7 +91,7 @@ export function planAuthImport(source: AuthSource, target: AuthTarget): AuthImpo
   return {
     tables: [
       { table: 'up_roles', rows: roles.roleRows },
-      { table: 'up_users', rows: users.users },
+      { table: 'up_users', rows: users.users, types: Object.fromEntries(target.userColumns) },
       { table: 'up_users_role_links', rows: users.roleLinks },
       { table: 'strapi_api_tokens', rows: tokens.tokens },
     ],
@@ -104,10 +108,18 @@ export function planAuthImport(source: AuthSource, target: AuthTarget): AuthImpo
   };
 }
 
-/** The scalar columns of the server's user type (its own attributes included). */
-function userColumns(ir: Schema): UserColumns {
+/**
+ * The scalar columns of the server's user type and their types, its own attributes included:
+ * what the reader needs to decode up_users (`readAuthTables(source, userColumnTypes(ir))`) and
+ * the writer to encode it. Strapi names the columns as the server does (lodash snake case).
+ */
+export function userColumnTypes(ir: Schema): Record<string, ScalarType> {
   const user = ir.contentTypes.find((ct) => ct.uid === 'plugin::users-permissions.user');
-  return new Map((user?.attributes ?? []).flatMap((a) => (a.kind === 'scalar' ? [[a.column, a.type] as const] : [])));
+  return Object.fromEntries((user?.attributes ?? []).flatMap((a) => (a.kind === 'scalar' ? [[a.column, a.type] as const] : [])));
+}
+
+function userColumns(ir: Schema): UserColumns {
+  return new Map(Object.entries(userColumnTypes(ir)));
 }
 
 function summary(users: number, roles: number, tokens: number): string[] {

@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIr } from '../../../generator/ir/build-ir.js';
 import type { Schema } from '../../../generator/ir/types.js';
-import { importAuth, type AuthImport, type StrapiAuthTables } from '../../../generator/import/auth/index.js';
+import { importAuth, userColumnTypes, type AuthImport, type StrapiAuthTables } from '../../../generator/import/auth/index.js';
 import { loadModels } from '../../../generator/load/load-models.js';
 import { validateModels } from '../../../generator/validate/validate.js';
 import { resolveConfig, type UserConfig } from '../../../templates/runtime/config.js';
@@ -150,6 +150,9 @@ describe('users', () => {
       reset_password_token: hashCode(resetCode), confirmation_token: null, confirmed: true, blocked: false, created_at: t0, updated_at: later, nickname: 'Ed', newsletter: true,
     });
     expect(notesAbout("up_users: 1 column of Strapi's that the user model here does not have, left out: legacy_score")).toHaveLength(1);
+    // What the reader decodes and the writer encodes up_users by: the server's user type.
+    expect(result.tables.find((t) => t.table === 'up_users')!.types).toEqual(userColumnTypes(ir));
+    expect(userColumnTypes(ir)).toMatchObject({ username: 'string', confirmed: 'boolean', created_at: 'datetime', nickname: 'string', newsletter: 'boolean' });
     expect(reader!.confirmation_token).toBe(createHash('sha256').update(confirmationCode).digest('hex'));
     expect(reader!.confirmed).toBe(false);
     expect(octo).toMatchObject({ id: 3, provider: 'github', blocked: true, password: null });
