@@ -221,7 +221,11 @@ function webhooks(source: AuthSource, report: string[]): { endpoints: Endpoint[]
     endpoints.push({ name, url, headers, events: known, isEnabled: isEnabled && known.length > 0 });
   }
   if (secrets.length) {
-    report.push(`strapi_webhooks: ${count(secrets.length, 'header')} that may hold credentials ${secrets.length === 1 ? 'is' : 'are'} read from the environment (${listed(secrets.map(([n]) => n))}); their values are in ${webhookSecretsPath}`);
+    const one = secrets.length === 1;
+    report.push(
+      `strapi_webhooks: ${count(secrets.length, 'header')} that may hold credentials ${one ? 'is' : 'are'} read from the environment (${listed(secrets.map(([n]) => n))}); ` +
+        `${one ? 'its value is' : 'their values are'} in ${webhookSecretsPath}`,
+    );
   }
   return { endpoints, secrets };
 }
