@@ -20,7 +20,8 @@ import { byOrder, date, flag, id, json, rowsOf, text, type AuthSource } from './
 export type UserColumns = ReadonlyMap<string, ScalarType>;
 
 const creatorColumns = new Set(['created_by_id', 'updated_by_id']);
-const bcryptHash = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+/** What the server's bcrypt verifies: `$2a$` (Strapi's bcryptjs) and `$2b$`; it refuses `$2x$`/`$2y$` (checked). */
+const bcryptHash = /^\$2[ab]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 export interface UsersPlan {
   readonly users: TargetRow[];
@@ -77,7 +78,7 @@ export function planUsers(source: AuthSource, roleIds: ReadonlySet<number>, colu
     );
   }
   if (noPassword.length) report.push(`up_users: ${count(noPassword.length, 'local user')} without a password (ids ${listed(noPassword.map(String))}) cannot log in until they reset it`);
-  if (notBcrypt.length) report.push(`up_users: ${count(notBcrypt.length, 'password')} not stored as a bcrypt hash (ids ${listed(notBcrypt.map(String))}) will match nothing; those users must reset it`);
+  if (notBcrypt.length) report.push(`up_users: ${count(notBcrypt.length, 'password')} not stored as a bcrypt hash the server verifies ($2a$ or $2b$; ids ${listed(notBcrypt.map(String))}) will match nothing; those users must reset it`);
 
   const links = planRoleLinks(source, new Set(users.map((u) => u.id as number)), roleIds, problems);
   const withRole = new Set(links.map((l) => l.user_id as number));

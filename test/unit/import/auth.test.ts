@@ -37,6 +37,7 @@ function strapiTables(): StrapiAuthTables {
       { id: 1, username: 'editor', email: 'editor@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: resetCode, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: 'Ed', newsletter: 1, legacy_score: 7 },
       { id: 2, username: 'reader', email: 'reader@example.com', provider: 'local', password: '$2a$10$Zx8m4kM1yW7S1bq1a9wV3eL3hX1lQxF1q2tQ8dO3b0m7s9o0QdVQe', reset_password_token: null, confirmation_token: confirmationCode, confirmed: false, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
       { id: 3, username: 'octo', email: 'octo@example.com', provider: 'github', password: null, reset_password_token: null, confirmation_token: null, confirmed: true, blocked: true, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
+      { id: 4, username: 'php', email: 'php@example.com', provider: 'local', password: '$2y$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: null, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
       { id: 5, username: 'editor', email: 'editor2@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra', reset_password_token: null, confirmation_token: null, confirmed: true, blocked: false, ...stamps, created_by_id: null, updated_by_id: null, nickname: null },
     ],
     roles: [
@@ -159,7 +160,7 @@ describe('users', () => {
   });
 
   it('refuses a second user with a username already taken, naming its id', () => {
-    expect(tableOf('up_users').map((u) => u.id)).toEqual([1, 2, 3]);
+    expect(tableOf('up_users').map((u) => u.id)).toEqual([1, 2, 3, 4]);
     expect(result.problems).toContainEqual(expect.objectContaining({ table: 'up_users', rows: [5] }));
   });
 
@@ -173,8 +174,10 @@ describe('users', () => {
     expect(result.problems).toContainEqual(expect.objectContaining({ table: 'up_users_role_links', rows: [5] }));
   });
 
-  it('says what OAuth users can do', () => {
+  it('says what OAuth users, users without a role and passwords the server cannot verify mean', () => {
     expect(notesAbout('OAuth provider (github: 1)')).toHaveLength(1);
+    expect(notesAbout('1 user without a role (ids 4)')).toHaveLength(1);
+    expect(notesAbout('1 password not stored as a bcrypt hash the server verifies ($2a$ or $2b$; ids 4)')).toHaveLength(1);
   });
 });
 
