@@ -34,6 +34,7 @@
  * `admin.apiToken.salt`; user JWTs with JWT_SECRET = Strapi's users-permissions `jwtSecret`.
  */
 import type { ScalarType, Schema } from '../../ir/types.js';
+import type { ProjectConfig } from '../../load/project-config.js';
 import { actionCatalog, catalogActions } from '../../emit/auth/catalog.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
 import { planApiTokens } from './api-tokens.js';
@@ -69,7 +70,13 @@ export interface AuthImport {
 }
 
 export function importAuth(tables: StrapiAuthTables, options: AuthImportOptions): AuthImport {
-  return planAuthImport(fromAuthTables(tables), { actions: catalogActions(actionCatalog(options.ir)), userColumns: userColumns(options.ir), now: options.now ?? new Date() });
+  const { ir } = options;
+  return planAuthImport(fromAuthTables(tables), {
+    actions: catalogActions(actionCatalog(ir)),
+    userColumns: userColumns(ir),
+    ...(ir.projectConfig ? { projectConfig: ir.projectConfig } : {}),
+    now: options.now ?? new Date(),
+  });
 }
 
 export interface AuthTarget {
@@ -77,6 +84,8 @@ export interface AuthTarget {
   readonly actions: readonly string[];
   /** up_users's scalar columns and their types. */
   readonly userColumns: UserColumns;
+  /** A Strapi project's evaluated config/ (its server.js `webhooks.defaultHeaders`). */
+  readonly projectConfig?: ProjectConfig;
   readonly now: Date;
 }
 
@@ -87,7 +96,7 @@ export function planAuthImport(source: AuthSource, target: AuthTarget): AuthImpo
   const roles = planRoles(source, known);
   const users = planUsers(source, new Set(roles.typeOf.keys()), target.userColumns);
   const tokens = planApiTokens(source, known, now);
-  const settings = planSettings(source, new Set(roles.typeOf.values()), (type) => roles.renamed.get(type) ?? type);
+  const settings = planSettings(source, target.projectConfig, new Set(roles.typeOf.values()), (type) => roles.renamed.get(type) ?? type);
   return {
     tables: [
       { table: 'up_roles', rows: roles.roleRows },

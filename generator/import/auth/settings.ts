@@ -15,6 +15,7 @@
  * values go to a separate file for the environment, never into the module.
  */
 import { tsLiteral } from '../../emit/ts-literal.js';
+import { sourceKey, type ProjectConfig } from '../../load/project-config.js';
 import type { UsersPermissionsConfig } from '../../../templates/runtime/config.js';
 import { webhookEvents } from '../../../templates/runtime/webhooks/config.js';
 import { count, listed, type ImportFile } from './plan.js';
@@ -50,13 +51,13 @@ export interface SettingsPlan {
 }
 
 /** `roleType` maps Strapi's role types to the ones imported (they differ only where Strapi's was not valid here). */
-export function planSettings(source: AuthSource, roleTypes: ReadonlySet<string>, roleType: (strapiType: string) => string): SettingsPlan {
+export function planSettings(source: AuthSource, config: ProjectConfig | undefined, roleTypes: ReadonlySet<string>, roleType: (strapiType: string) => string): SettingsPlan {
   const report: string[] = [];
   const store = coreStore(source);
   const advanced = advancedSettings(store.get('plugin_users-permissions_advanced'), roleTypes, roleType, report);
   const { email, templates } = emailSettings(store.get('plugin_users-permissions_email'), report);
   reportProviders(store.get('plugin_users-permissions_grant'), report);
-  const hooks = webhooks(source, report);
+  const hooks = webhooks(source, config, report);
 
   const files: ImportFile[] = [{ path: importedConfigPath, root: 'server', kind: 'config', content: importedConfigModule(advanced, email, templates, hooks) }];
   if (hooks.secrets.length) {
@@ -86,7 +87,8 @@ function advancedSettings(value: unknown, roleTypes: ReadonlySet<string>, roleTy
   // Strapi saves '' from an emptied admin field; it behaves as unset.
   const url = (key: string) => text(stored[key]) || null;
   let defaultRole = roleType(text(stored.default_role) ?? 'authenticated');
-  if (!roleTypes.has(defaultRole)) {
+  // The two built-in roles exist on every server, imported or not.
+  if (!roleTypes.has(defaultRole) && defaultRole !== 'authenticated' && defaultRole !== 'public') {
     report.push(`plugin_users-permissions_advanced: default_role "${defaultRole}" is not a role; new users get "authenticated"`);
     defaultRole = 'authenticated';
   }
@@ -160,20 +162,61 @@ function reportProviders(value: unknown, report: string[]): void {
   }
 }
 
+/** Header → its value, or `{ env }`: read from that environment variable. */
+type Headers = Record<string, string | { env: string }>;
+
 interface Endpoint {
   name: string;
   url: string;
-  /** Header → its value, or `{ env }`: read from that environment variable. */
-  headers: Record<string, string | { env: string }>;
+  headers: Headers;
   events: string[];
   isEnabled: boolean;
 }
 
-function webhooks(source: AuthSource, report: string[]): { endpoints: Endpoint[]; secrets: [string, string][] } {
+interface Webhooks {
+  defaultHeaders: Headers;
+  endpoints: Endpoint[];
+  /** Environment variable → the value Strapi had, for the secrets file. */
+  secrets: [string, string][];
+}
+
+/**
+ * Headers as the generated module writes them: a credential-like one becomes a read of an
+ * environment variable named after `prefix` and the header, its value kept for the secrets file.
+ */
+class HeaderWriter {
+  readonly secrets: [string, string][] = [];
+  readonly #names = new Set<string>();
+
+  write(headers: Record<string, unknown>, prefix: string, envOf: (header: string) => string | undefined = () => undefined): Headers {
+    const out: Headers = {};
+    for (const [header, value] of Object.entries(headers)) {
+      const already = envOf(header);
+      const plain = text(value) ?? '';
+      if (already) out[header] = { env: already };
+      else if (!secretHeader.test(header)) out[header] = plain;
+      else {
+        let env = `${prefix}_${envPart(header)}`;
+        for (let n = 2; this.#names.has(env); n++) env = `${prefix}_${envPart(header)}_${n}`;
+        this.#names.add(env);
+        out[header] = { env };
+        this.secrets.push([env, plain]);
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Strapi's webhooks, and the headers its config/server.js sent with every one of them
+ * (`webhooks.defaultHeaders`: config, not data, but the build does not carry it).
+ */
+function webhooks(source: AuthSource, config: ProjectConfig | undefined, report: string[]): Webhooks {
   const endpoints: Endpoint[] = [];
-  const secrets: [string, string][] = [];
+  const headerWriter = new HeaderWriter();
   const names = new Set<string>();
-  const envNames = new Set<string>();
+  const serverHooks = record(config?.server.webhooks);
+  const defaultHeaders = headerWriter.write(record(serverHooks.defaultHeaders), 'WEBHOOK_DEFAULT', (header) => config?.sources[sourceKey('server', ['webhooks', 'defaultHeaders', header])]?.name);
   for (const row of [...rowsOf(source, 'strapi_webhooks')].sort((a, b) => (id(a.id) ?? 0) - (id(b.id) ?? 0))) {
     const hookId = id(row.id);
     const url = text(row.url) ?? '';
@@ -202,24 +245,14 @@ function webhooks(source: AuthSource, report: string[]): { endpoints: Endpoint[]
     const isEnabled = flag(row.enabled) ?? true;
     if (known.length === 0 && isEnabled) report.push(`strapi_webhooks: "${name}" has no event contentgen sends; written disabled`);
 
-    const headers: Endpoint['headers'] = {};
-    for (const [header, value] of Object.entries(record(json(row.headers)))) {
-      const plain = text(value) ?? '';
-      if (!secretHeader.test(header)) {
-        headers[header] = plain;
-        continue;
-      }
-      let env = `WEBHOOK_${envPart(name)}_${envPart(header)}`;
-      for (let n = 2; envNames.has(env); n++) env = `${env}_${n}`;
-      envNames.add(env);
-      headers[header] = { env };
-      secrets.push([env, plain]);
-    }
+    const headers = headerWriter.write(record(json(row.headers)), `WEBHOOK_${envPart(name)}`);
     if (isPrivateHost(parsed.hostname)) {
       report.push(`strapi_webhooks: "${name}" posts to ${parsed.hostname}, a private or loopback address, which contentgen refuses unless webhooks.allowedAddresses lists it`);
     }
     endpoints.push({ name, url, headers, events: known, isEnabled: isEnabled && known.length > 0 });
   }
+  const { secrets } = headerWriter;
+  if (Object.keys(defaultHeaders).length) report.push(`config/server.js webhooks.defaultHeaders: ${listed(Object.keys(defaultHeaders))}, sent with every webhook, written with them`);
   if (secrets.length) {
     const one = secrets.length === 1;
     report.push(
@@ -227,7 +260,7 @@ function webhooks(source: AuthSource, report: string[]): { endpoints: Endpoint[]
         `${one ? 'its value is' : 'their values are'} in ${webhookSecretsPath}`,
     );
   }
-  return { endpoints, secrets };
+  return { defaultHeaders, endpoints, secrets };
 }
 
 /** `X-Secret` → `X_SECRET`. */
@@ -245,20 +278,27 @@ function isPrivateHost(host: string): boolean {
   return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
 }
 
-function importedConfigModule(advanced: AdvancedSettings, email: { from: string | null; replyTo: string | null }, templates: Record<string, StrapiTemplate>, hooks: { endpoints: Endpoint[] }): string {
-  const hasSecrets = hooks.endpoints.some((e) => Object.values(e.headers).some((v) => typeof v !== 'string'));
-  const endpoint = (e: Endpoint, indent: string) => {
-    const headers = Object.entries(e.headers).map(([k, v]) => `${indent}    ${tsLiteral(k)}: ${typeof v === 'string' ? tsLiteral(v) : `fromEnvironment(${tsLiteral(v.env)})`},`);
-    return [
+function importedConfigModule(advanced: AdvancedSettings, email: { from: string | null; replyTo: string | null }, templates: Record<string, StrapiTemplate>, hooks: Webhooks): string {
+  const hasEnv = [hooks.defaultHeaders, ...hooks.endpoints.map((e) => e.headers)].some((h) => Object.values(h).some((v) => typeof v !== 'string'));
+  const headers = (h: Headers, indent: string) => {
+    const key = (k: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : tsLiteral(k));
+    const entries = Object.entries(h).map(([k, v]) => `${indent}  ${key(k)}: ${typeof v === 'string' ? tsLiteral(v) : `fromEnvironment(${tsLiteral(v.env)})`},`);
+    return entries.length ? `{\n${entries.join('\n')}\n${indent}}` : '{}';
+  };
+  const endpoint = (e: Endpoint, indent: string) =>
+    [
       `${indent}{`,
       `${indent}  name: ${tsLiteral(e.name)},`,
       `${indent}  url: ${tsLiteral(e.url)},`,
-      headers.length ? `${indent}  headers: {\n${headers.join('\n')}\n${indent}  },` : `${indent}  headers: {},`,
+      `${indent}  headers: ${headers(e.headers, `${indent}  `)},`,
       `${indent}  events: ${tsLiteral(e.events)},`,
       `${indent}  isEnabled: ${e.isEnabled},`,
       `${indent}},`,
     ].join('\n');
-  };
+  const body = [
+    ...(Object.keys(hooks.defaultHeaders).length ? [`    defaultHeaders: ${headers(hooks.defaultHeaders, '    ')},`] : []),
+    hooks.endpoints.length ? `    endpoints: [\n${hooks.endpoints.map((e) => endpoint(e, '      ')).join('\n')}\n    ],` : '    endpoints: [],',
+  ];
   const lines = [
     '/**',
     " * Written by `contentgen import` from the Strapi project's database (strapi_core_store_settings,",
@@ -280,18 +320,18 @@ function importedConfigModule(advanced: AdvancedSettings, email: { from: string 
     "/** The sender of Strapi's users-permissions emails (the templates' from and response_email). */",
     `export const email = ${tsLiteral(email)} satisfies UsersPermissionsConfig['email'];`,
     '',
-    "/** Strapi's webhooks (strapi_webhooks), one endpoint each. */",
+    "/** Strapi's webhooks (strapi_webhooks), one endpoint each, with the headers config/server.js sent with all of them. */",
     'export function webhooks(): WebhooksUserConfig {',
-    hooks.endpoints.length ? `  return {\n    endpoints: [\n${hooks.endpoints.map((e) => endpoint(e, '      ')).join('\n')}\n    ],\n  };` : '  return { endpoints: [] };',
+    `  return {\n${body.join('\n')}\n  };`,
     '}',
   ];
-  if (hasSecrets) {
+  if (hasEnv) {
     lines.push(
       '',
-      `/** A webhook header that may be a credential: its value is in ${webhookSecretsPath}, for the environment. */`,
+      `/** A webhook header read from the environment (the values of those copied from Strapi's database are in ${webhookSecretsPath}). */`,
       'function fromEnvironment(name: string): string {',
       '  const value = process.env[name];',
-      "  if (value === undefined || value === '') throw new Error(`${name} is not set: it is a webhook header imported from Strapi (${" + tsLiteral(webhookSecretsPath) + '})`);',
+      `  if (value === undefined || value === '') throw new Error(\`\${name} is not set: a webhook header imported from Strapi reads it (see ${webhookSecretsPath})\`);`,
       '  return value;',
       '}',
     );

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIr } from '../../../generator/ir/build-ir.js';
 import type { Schema } from '../../../generator/ir/types.js';
+import type { ProjectConfig } from '../../../generator/load/project-config.js';
 import { importAuth, userColumnTypes, type AuthImport, type StrapiAuthTables } from '../../../generator/import/auth/index.js';
 import { loadModels } from '../../../generator/load/load-models.js';
 import { validateModels } from '../../../generator/validate/validate.js';
@@ -136,7 +137,17 @@ beforeAll(async () => {
     const extension = path.join(dir, 'extensions/users-permissions/content-types/user');
     await mkdir(extension, { recursive: true });
     await writeFile(path.join(extension, 'schema.json'), JSON.stringify({ attributes: { nickname: { type: 'string' }, newsletter: { type: 'boolean' } } }));
-    ir = buildIr(await loadModels(dir), 'sqlite');
+    // A project's config/server.js webhooks.defaultHeaders: a literal credential, a plain header, an env read.
+    const projectConfig = {
+      environment: 'development',
+      files: ['config/server.js'],
+      server: { webhooks: { defaultHeaders: { Authorization: 'Bearer from-server-js', 'X-From': 'strapi', 'X-Env-Token': 'value-of-HOOK_TOKEN-at-build' } } },
+      api: {},
+      plugins: {},
+      sources: { 'server:webhooks.defaultHeaders.X-Env-Token': { name: 'HOOK_TOKEN', kind: 'string' } },
+      derived: {},
+    } as unknown as ProjectConfig;
+    ir = { ...buildIr(await loadModels(dir), 'sqlite'), projectConfig };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -275,20 +286,24 @@ describe('settings and webhooks', () => {
   });
 
   it('writes webhooks the server accepts, credential-like headers read from the environment', () => {
-    expect(() => imported.webhooks()).toThrow(/WEBHOOK_HOOK1_X_SECRET is not set/);
+    expect(() => imported.webhooks()).toThrow(/WEBHOOK_DEFAULT_AUTHORIZATION is not set/);
     const secrets = fileOf('strapi-import/webhook-secrets.env');
     expect(secrets.kind).toBe('secrets');
     expect(secrets.content).toContain('WEBHOOK_HOOK1_X_SECRET="abc"');
-    expect(fileOf('src/config.imported.ts').content).not.toContain("'abc'");
-    process.env.WEBHOOK_HOOK1_X_SECRET = 'abc';
+    expect(secrets.content).toContain('WEBHOOK_DEFAULT_AUTHORIZATION="Bearer from-server-js"');
+    expect(secrets.content).not.toContain('HOOK_TOKEN=');
+    expect(fileOf('src/config.imported.ts').content).not.toMatch(/'abc'|from-server-js|value-of-HOOK_TOKEN/);
+    const env = { WEBHOOK_HOOK1_X_SECRET: 'abc', WEBHOOK_DEFAULT_AUTHORIZATION: 'Bearer from-server-js', HOOK_TOKEN: 't0k3n' };
+    Object.assign(process.env, env);
     try {
       const { webhooks } = resolveConfig({ webhooks: imported.webhooks() } as UserConfig, {});
+      expect(webhooks.defaultHeaders).toEqual({ Authorization: 'Bearer from-server-js', 'X-From': 'strapi', 'X-Env-Token': 't0k3n' });
       expect(webhooks.endpoints).toEqual([
         { name: 'hook1', url: 'https://example.com/hook', headers: { 'X-Secret': 'abc', 'X-Site': 'blog' }, events: ['entry.create', 'entry.update', 'media.create'], isEnabled: true },
         { name: 'hook1 (2)', url: 'http://10.0.0.5/internal', headers: {}, events: ['entry.publish'], isEnabled: false },
       ]);
     } finally {
-      delete process.env.WEBHOOK_HOOK1_X_SECRET;
+      for (const name of Object.keys(env)) delete process.env[name];
     }
     expect(notesAbout('review-workflows.updateEntryStage')).toHaveLength(1);
     expect(notesAbout('10.0.0.5, a private or loopback address')).toHaveLength(1);
