@@ -9,7 +9,8 @@
  * - the JWT Strapi issued is accepted (same JWT_SECRET) and /api/users/me answers as Strapi did;
  * - the original API tokens work with their type's rights (same API_TOKEN_SALT), a custom
  *   token with exactly its actions;
- * - a custom role keeps its users and its permissions.
+ * - a custom role keeps its users and its permissions;
+ * - the server starts on src/config.imported.ts (settings, webhooks) adopted as its header says.
  *
  * The Strapi database is read from its SQLite recording (the PostgreSQL and MariaDB ones need
  * import-core's readers). Skipped where the recorded data set is absent; CG_STRAPI_DATA points
@@ -83,6 +84,8 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
   let built: BuiltServer;
   let server: RunningServer;
   let api: ReturnType<typeof client>;
+  /** What the server runs with: Strapi's secrets and the imported webhook headers. */
+  let env: Record<string, string>;
   const token = (type: string) => secrets.dialects.sqlite.apiTokens.find((t) => t.type === type)!.accessKey;
 
   beforeAll(async () => {
@@ -105,7 +108,25 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
     // The server's tables, made by its migrations (the token CLI applies them, writes nothing else).
     await tokenCli(built.dir, ['list']);
     for (const { table, rows } of plan.tables) await insertRows(built.database, table, rows);
-    server = await startServer(built.dir, { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
+    // The settings and webhooks module, adopted in src/config.ts as its header says; the webhook
+    // header values it reads from the environment, from the secrets file.
+    env = { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT };
+    for (const file of plan.files.filter((f) => f.root === 'server')) {
+      await mkdir(path.dirname(path.join(built.dir, file.path)), { recursive: true });
+      await writeFile(path.join(built.dir, file.path), file.content);
+      if (file.kind === 'secrets') for (const [, name, value] of file.content.matchAll(/^(\w+)=(".*")$/gm)) env[name!] = JSON.parse(value!) as string;
+    }
+    await writeFile(
+      path.join(built.dir, 'src/config.ts'),
+      [
+        "import type { UserConfig } from './runtime/config.js';",
+        "import { advanced, email, webhooks } from './config.imported.js';",
+        '',
+        "export default { plugins: { 'users-permissions': { advanced, email } }, webhooks: webhooks() } satisfies UserConfig;",
+        '',
+      ].join('\n'),
+    );
+    server = await startServer(built.dir, env);
     api = client(server.url);
   }, 300_000);
 
@@ -158,8 +179,14 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
     expect((await api.get('/api/articles', bearer('0'.repeat(256)))).status).toBe(401);
   });
 
+  it("sends Strapi's webhooks: the writes above are recorded for the enabled one that wants their event", async () => {
+    const deliveries = await built.database.query<{ webhook: string; event: string }>('SELECT "webhook", "event" FROM "contentgen_webhook_deliveries"');
+    expect(deliveries.filter((d) => d.event === 'entry.create').map((d) => d.webhook)).toContain('content hook');
+    expect(deliveries.some((d) => d.webhook === 'disabled hook')).toBe(false);
+  });
+
   it('lists the imported tokens with their type, permissions and expiry', async () => {
-    const { stdout } = await tokenCli(built.dir, ['list', '--json'], { API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
+    const { stdout } = await tokenCli(built.dir, ['list', '--json'], env);
     const listed = JSON.parse(stdout) as { name: string; type: string; permissions: string[]; expiresAt: string | null }[];
     expect(listed.map((t) => [t.name, t.type, t.expiresAt])).toEqual(secrets.dialects.sqlite.apiTokens.map((t) => [t.name, t.type, t.expiresAt]));
     expect(listed.find((t) => t.type === 'custom')!.permissions).toEqual(['api::tag.tag.find', 'api::tag.tag.findOne', 'api::article.article.find', 'api::tag.tag.create']);
