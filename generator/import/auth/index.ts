@@ -34,7 +34,7 @@
  * `admin.apiToken.salt`; user JWTs with JWT_SECRET = Strapi's users-permissions `jwtSecret`.
  */
 import type { ScalarType, Schema } from '../../ir/types.js';
-import type { ProjectConfig } from '../../load/project-config.js';
+import { sourceKey, type ProjectConfig } from '../../load/project-config.js';
 import { actionCatalog, catalogActions } from '../../emit/auth/catalog.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
 import { planApiTokens } from './api-tokens.js';
@@ -106,7 +106,7 @@ export function planAuthImport(source: AuthSource, target: AuthTarget): AuthImpo
     ],
     files: [roles.file, ...settings.files],
     notes: [
-      ...summary(users.users.length, roles.roleRows.length, tokens.tokens.length),
+      ...summary(users.users.length, roles.roleRows.length, tokens.tokens.length, target.projectConfig),
       ...roles.report,
       ...users.report,
       ...tokens.report,
@@ -131,9 +131,11 @@ function userColumns(ir: Schema): UserColumns {
   return new Map(Object.entries(userColumnTypes(ir)));
 }
 
-function summary(users: number, roles: number, tokens: number): string[] {
+function summary(users: number, roles: number, tokens: number, config: ProjectConfig | undefined): string[] {
   const lines = [`users-permissions: ${count(users, 'user')}, ${count(roles, 'role')} (permissions.json), ${count(tokens, 'API token')}`];
-  if (users) lines.push("up_users: user JWTs Strapi issued keep working only if the server runs with JWT_SECRET set to Strapi's users-permissions jwtSecret (usually JWT_SECRET of its environment)");
+  // Strapi reads it from config/plugins.js, which defaults to the JWT_SECRET of its environment.
+  const read = config?.sources[sourceKey('plugins', ['users-permissions', 'config', 'jwtSecret'])]?.name ?? 'JWT_SECRET';
+  if (users) lines.push(`up_users: user JWTs Strapi issued keep working only if the server runs with JWT_SECRET set to Strapi's users-permissions jwtSecret (Strapi read it from the environment variable ${read})`);
   return lines;
 }
 
