@@ -73,7 +73,8 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
     const defaults: readonly string[] = type === 'public' || type === 'authenticated' ? defaultRoleActions[type] : [];
     const missingDefaults = defaults.filter((a) => !actions.includes(a));
     if (missingDefaults.length) {
-      report.push(`up_permissions: role "${type}" did not grant ${listed(missingDefaults)} in Strapi; contentgen always grants ${missingDefaults.length === 1 ? 'it' : 'them'} (turn registration off with advanced.allow_register)`);
+      const register = missingDefaults.includes('plugin::users-permissions.auth.register') ? ' (registration is turned off with advanced.allow_register)' : '';
+      report.push(`up_permissions: role "${type}" did not grant ${listed(missingDefaults)} in Strapi; contentgen always grants ${missingDefaults.length === 1 ? 'it' : 'them'}${register}`);
     }
     const unknown = actions.filter((a) => !knownActions.has(a) && !defaults.includes(a));
     if (unknown.length) {
