@@ -173,7 +173,7 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   if (Object.keys(upload).length) {
     const provider = upload.provider ?? 'local';
     if (provider === 'local' || provider === 'aws-s3') {
-      add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], upload);
+      add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], provider === 'local' ? localUploadConfig(upload, (key) => ignored('plugins', ['upload', 'config', 'providerOptions', key], 'is not an option of the local provider (sizeLimit, localServer)')) : upload);
       const last = entries[entries.length - 1];
       if (provider === 'aws-s3' && last?.target.join('.') === 'plugins.upload.config') entries[entries.length - 1] = { ...last, value: s3OptionsLayout(last.value) };
     } else {
@@ -196,6 +196,22 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   };
   for (const entry of entries) recordLeaves(entry.label, entry.value);
   return { entries, warnings, record };
+}
+
+/**
+ * `upload.config` of the local provider with only the providerOptions it reads (sizeLimit,
+ * localServer): Strapi merges config/env/<env>/plugins.js into config/plugins.js, so a local
+ * provider for development can keep another provider's options, which it ignores.
+ */
+function localUploadConfig(upload: Record<string, unknown>, dropped: (key: string) => void): Record<string, unknown> {
+  if (!isPlainObject(upload.providerOptions)) return upload;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(upload.providerOptions)) {
+    if (key === 'sizeLimit' || key === 'localServer') kept[key] = value;
+    else dropped(key);
+  }
+  const { providerOptions: _o, ...rest } = upload;
+  return Object.keys(kept).length ? { ...rest, providerOptions: kept } : rest;
 }
 
 /** The record's text (`.contentgen/project-config.json`). */
