@@ -39,6 +39,15 @@ export interface ConfigSeed {
   readonly record: Readonly<Record<string, unknown>>;
 }
 
+/** Settings of src/config.ts that are numbers. */
+const numericTargets = new Set(['port', 'api.rest.defaultLimit', 'api.rest.maxLimit', 'plugins.graphql.depthLimit', 'plugins.graphql.defaultLimit', 'plugins.graphql.maxLimit']);
+
+/** The keys of Strapi's `upload.config` the server reads (runtime/upload/config.ts); Strapi ignores others. */
+const uploadConfigKeys = new Set([
+  'provider', 'providerOptions', 'actionOptions', 'sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit', 'breakpoints',
+  'responsiveDimensions', 'sizeOptimization', 'autoOrientation', 'maxImagePixels', 'imageConcurrency', 'tmpDir', 'maxAge',
+]);
+
 const knownMiddlewares = new Set([
   'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body',
   'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::logger',
@@ -104,7 +113,10 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   };
   const add = (target: readonly string[], name: ProjectConfigFile, keys: readonly (string | number)[], root: unknown) => {
     if (root === undefined) return;
-    const value = pick(name, keys, root);
+    let value = pick(name, keys, root);
+    // `env('MAX_LIMIT', 100)` gives Strapi a string when the variable is set, which it takes as
+    // a number; the server's config is typed, so a number setting reads it with env.int.
+    if (value instanceof EnvRead && value.source.kind === 'string' && numericTargets.has(target.join('.'))) value = new EnvRead({ ...value.source, kind: 'int' });
     if (value !== undefined) entries.push({ target, label: `${file(name)} ${keys.join('.')}`, value });
   };
   const ignored = (name: ProjectConfigFile, keys: readonly string[], what = 'is not read by contentgen') => warnings.push(`${file(name)} ${keys.join('.')} ${what}`);
@@ -169,7 +181,10 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   for (const key of Object.keys(apollo)) if (key !== 'introspection') ignored('plugins', ['graphql', 'config', 'apolloServer', key]);
   for (const key of Object.keys(graphql)) if (!['endpoint', 'shadowCRUD', 'playgroundAlways', 'depthLimit', 'defaultLimit', 'maxLimit', 'amountLimit', 'apolloServer'].includes(key)) ignored('plugins', ['graphql', 'config', key]);
 
-  const upload = plugin('upload');
+  const upload = Object.fromEntries(Object.entries(plugin('upload')).filter(([key]) => {
+    if (!uploadConfigKeys.has(key)) ignored('plugins', ['upload', 'config', key]);
+    return uploadConfigKeys.has(key);
+  }));
   if (Object.keys(upload).length) {
     const provider = upload.provider ?? 'local';
     if (provider === 'local' || provider === 'aws-s3') {
