@@ -21,7 +21,8 @@ export const builtInCustomFields: Readonly<Record<string, CustomFieldType>> = {
   'plugin::color-picker.color': 'string',
   // @ckeditor/strapi-plugin-ckeditor
   'plugin::ckeditor.CKEditor': 'richtext',
-  // strapi-plugin-ckeditor5
+  // strapi-plugin-ckeditor5; @_sh/strapi-plugin-ckeditor 2.x and later (strapi.name 'ckeditor5',
+  // server/register.js: name 'CKEditor', type 'richtext'; 1.x replaced the wysiwyg, no custom field)
   'plugin::ckeditor5.CKEditor': 'richtext',
   // strapi-plugin-multi-select
   'plugin::multi-select.multi-select': 'json',
@@ -55,7 +56,7 @@ export const builtInCustomFields: Readonly<Record<string, CustomFieldType>> = {
 export const builtInPluginPackages: Readonly<Record<string, readonly string[]>> = {
   'color-picker': ['@strapi/plugin-color-picker'],
   ckeditor: ['@ckeditor/strapi-plugin-ckeditor'],
-  ckeditor5: ['strapi-plugin-ckeditor5'],
+  ckeditor5: ['strapi-plugin-ckeditor5', '@_sh/strapi-plugin-ckeditor'],
   'multi-select': ['strapi-plugin-multi-select'],
   'google-maps': ['strapi-google-maps'],
   'remote-select': ['strapi-plugin-remote-select'],

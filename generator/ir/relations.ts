@@ -119,6 +119,10 @@ export function resolveRelations(contentTypes: readonly RawContentType[]): Relat
   /** Owners that set each attribute to read their table, in the order Strapi does it. */
   const received = new Map<string, Relation[]>();
   const refused = new Set<string>();
+  /** Owners inversedBy an attribute that targets another type, and when Strapi reads each owner. */
+  const mistargeted: { r: Relation; at: number }[] = [];
+  const lastRead = new Map<string, number>();
+  let readOrder = 0;
 
   for (const r of relations.values()) {
     const bidirectional = r.inversedBy !== undefined || r.mappedBy !== undefined;
@@ -142,13 +146,16 @@ export function resolveRelations(contentTypes: readonly RawContentType[]): Relat
       continue;
     }
     if (back.target !== r.uid) {
-      note('error', r, 'inversedBy', `"${r.target}".${r.inversedBy} has target ${JSON.stringify(back.target)}, not "${r.uid}": Strapi would read this relation's links as ${JSON.stringify(back.target)} entries; make it target "${r.uid}" with mappedBy "${r.name}"`);
+      // Strapi starts: the other side reads the table of the last relation inversedBy it, whatever
+      // its target. This one keeps its own table; which side reads what is said once all are read.
+      mistargeted.push({ r, at: readOrder++ });
       continue;
     }
     const backKey = keyOf(r.target, r.inversedBy);
     if (!relations.has(backKey)) continue; // a morph or invalid relation: reported by the attribute rules
     final.set(backKey, { kind: 'inverse', of: { uid: r.uid, attribute: r.name } });
     received.set(backKey, [...(received.get(backKey) ?? []), r]);
+    lastRead.set(backKey, readOrder++);
   }
 
   const tableOf = (ref: AttributeRef) => {
@@ -157,6 +164,20 @@ export function resolveRelations(contentTypes: readonly RawContentType[]): Relat
     const table = typeof json?.collectionName === 'string' ? json.collectionName : String(info.pluralName ?? '').replace(/-/g, '_');
     return linkTableName(table, ref.attribute);
   };
+
+  for (const { r, at } of mistargeted) {
+    const back = attributesOf(r.target)[r.inversedBy!] as Json;
+    const backRef = show({ uid: r.target, attribute: r.inversedBy! });
+    const backKey = keyOf(r.target, r.inversedBy!);
+    const reader = final.get(backKey);
+    const readBy = reader?.kind === 'inverse' ? show(reader.of) : undefined;
+    const own = `this side keeps its own table ("${tableOf({ uid: r.uid, attribute: r.name })}"), which ${backRef} does not show`;
+    const fix = `make ${backRef} target "${r.uid}" with mappedBy "${r.name}", or drop inversedBy here`;
+    const message = readBy !== undefined && (lastRead.get(backKey) ?? -1) > at
+      ? `inversedBy "${r.inversedBy}", but ${backRef} has target ${JSON.stringify(back.target)}, not "${r.uid}": Strapi starts and reads ${backRef} from ${readBy}, read after this one; ${own}; ${fix}`
+      : `inversedBy "${r.inversedBy}", but ${backRef} has target ${JSON.stringify(back.target)}, not "${r.uid}": Strapi starts, but reads ${backRef} from this side's table as ${JSON.stringify(back.target)} entries (wrong rows); here ${own}${readBy === undefined ? '' : ` (it reads ${readBy})`}; ${fix}`;
+    note('warning', r, 'inversedBy', message);
+  }
 
   for (const r of relations.values()) {
     const key = keyOf(r.uid, r.name);

@@ -108,7 +108,9 @@ export function loadProjectCode(root: string): ProjectCode {
       } else if (read.kind === 'routes') {
         const uid = uidOfRoutes(read.routes, api);
         customRoutes.set(uid, [...(customRoutes.get(uid) ?? []), ...read.routes]);
-        files.push({ file, role: 'routes', uid, detail: read.routes.map((r) => `${r.method} ${r.path} → ${r.handler}`).join('; ') });
+        if (read.core?.settings) routers.set(read.core.uid, read.core.settings);
+        const core = read.core ? ` (beside the core router of ${read.core.uid}${read.core.settings ? `: ${routerDetail(read.core.settings)}` : ''})` : '';
+        files.push({ file, role: 'routes', uid, detail: read.routes.map((r) => `${r.method} ${r.path} → ${r.handler}`).join('; ') + core });
       } else {
         files.push({ file, role: 'routes', uid: `api::${api}.${api}`, detail: `could not be read (${read.reason})` });
       }
@@ -167,7 +169,8 @@ function isSchemaIndex(text: string): boolean {
 
 type RoutesFile =
   | { kind: 'router'; uid: string; settings?: CoreRouterSettings }
-  | { kind: 'routes'; routes: CustomRoute[] }
+  /** `core`: the core router the file also made, when it exports `{ routes }` built on it. */
+  | { kind: 'routes'; routes: CustomRoute[]; core?: { uid: string; settings?: CoreRouterSettings } }
   | { kind: 'unreadable'; reason: string };
 
 const factoryMark = Symbol('strapi factory');
@@ -178,30 +181,43 @@ interface FactoryCall {
   readonly settings: unknown;
 }
 
-/** A `@strapi/strapi` whose factories record what they were called with. */
-const recordingStrapi = (() => {
-  const factory = (kind: string) => (uid: unknown, settings?: unknown): FactoryCall => ({ [factoryMark]: kind, uid, settings });
+/**
+ * A `@strapi/strapi` whose factories record what they were called with. A recorded router also
+ * looks like Strapi's (`prefix`, `routes`: none of its core routes, which the server makes
+ * itself), for files that wrap it: `{ get routes() { return core.routes.concat(extra) } }`.
+ */
+function recordingStrapi(calls: FactoryCall[]) {
+  const factory = (kind: string) => (uid: unknown, settings?: unknown): FactoryCall => {
+    const call: FactoryCall = { [factoryMark]: kind, uid, settings, ...(kind === 'router' ? { prefix: undefined, routes: [] } : {}) };
+    calls.push(call);
+    return call;
+  };
   const factories = { createCoreRouter: factory('router'), createCoreController: factory('controller'), createCoreService: factory('service') };
   return { factories, default: { factories } };
-})();
+}
+
+const coreRouterOf = (call: FactoryCall, file: string, api: string) => ({
+  uid: typeof call.uid === 'string' ? call.uid : `api::${api}.${api}`,
+  ...(call.settings === undefined ? {} : { settings: routerSettings(file, call.settings) }),
+});
 
 function readRoutesFile(full: string, file: string, api: string): RoutesFile {
-  let exported: unknown;
+  const calls: FactoryCall[] = [];
+  // Everything that runs the project's code is inside the try, getters included: a file this
+  // cannot read is reported, never the end of the build.
   try {
-    exported = runModule(full, readFileSync(full, 'utf8'), () => {}, { '@strapi/strapi': recordingStrapi });
+    let exported = runModule(full, readFileSync(full, 'utf8'), () => {}, { '@strapi/strapi': recordingStrapi(calls) });
     if (isPlainObject(exported) && 'default' in exported && (exported['__esModule'] || Object.keys(exported).length === 1)) exported = exported['default'];
     if (typeof exported === 'function') exported = (exported as (args: unknown) => unknown)({ strapi: undefined });
+    if (isPlainObject(exported) && factoryMark in exported) return { kind: 'router', ...coreRouterOf(exported as unknown as FactoryCall, file, api) };
+    const listed = isPlainObject(exported) ? exported['routes'] : undefined;
+    if (Array.isArray(listed)) {
+      const routes = listed.filter(isPlainObject).map((r) => ({ method: String(r['method'] ?? 'GET').toUpperCase(), path: String(r['path'] ?? ''), handler: String(r['handler'] ?? '') }));
+      const router = calls.find((c) => c[factoryMark] === 'router');
+      return { kind: 'routes', routes, ...(router ? { core: coreRouterOf(router, file, api) } : {}) };
+    }
   } catch (e) {
     return { kind: 'unreadable', reason: (e as Error).message.split('\n')[0]! };
-  }
-  if (isPlainObject(exported) && factoryMark in exported) {
-    const call = exported as unknown as FactoryCall;
-    const uid = typeof call.uid === 'string' ? call.uid : `api::${api}.${api}`;
-    return { kind: 'router', uid, ...(call.settings === undefined ? {} : { settings: routerSettings(file, call.settings) }) };
-  }
-  if (isPlainObject(exported) && Array.isArray(exported['routes'])) {
-    const routes = exported['routes'].filter(isPlainObject).map((r) => ({ method: String(r['method'] ?? 'GET').toUpperCase(), path: String(r['path'] ?? ''), handler: String(r['handler'] ?? '') }));
-    return { kind: 'routes', routes };
   }
   return { kind: 'unreadable', reason: 'neither createCoreRouter(uid, …) nor { routes: [...] }' };
 }

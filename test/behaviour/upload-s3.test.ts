@@ -243,11 +243,11 @@ describe('configuration', () => {
     }
   });
 
-  it('a missing option stops the server at start, naming it', async () => {
+  it('a malformed option stops the server at start, naming it (a missing Bucket does not: Strapi starts without it)', async () => {
     const other = await buildFixture('blog');
     try {
       const config = s3Config(s3) as any;
-      delete config.plugins.upload.config.providerOptions.s3Options.params.Bucket;
+      config.plugins.upload.config.providerOptions.s3Options.endpoint = 'minio:9000';
       await writeConfig(other.dir, config);
       const failed = await startServer(other.dir).then(
         async (running) => {
@@ -256,7 +256,7 @@ describe('configuration', () => {
         },
         (err: Error) => err.message,
       );
-      expect(failed).toContain('config plugins.upload.config.providerOptions.s3Options.params.Bucket must be set');
+      expect(failed).toContain('config plugins.upload.config.providerOptions.s3Options.endpoint must be an http(s) URL');
     } finally {
       await other.cleanup();
     }

@@ -228,6 +228,28 @@ describe('building a project', () => {
     expect(await readFile(path.join(out, 'src/config.ts'), 'utf8')).toContain("credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_ACCESS_SECRET') },");
   });
 
+  it('seeds the local provider with only its own providerOptions (another provider\'s, kept by Strapi\'s merge of config/env/development, are left out: dev-launchers/strapiv4), upload keys the server reads, and numbers read with env() as env.int', async () => {
+    // What Strapi's merge of config/env/development/plugins.js (provider 'local', localServer) into
+    // config/plugins.js (provider strapi-provider-cloudflare-r2 and its options) gives.
+    await writeFile(
+      path.join(project, 'config/plugins.js'),
+      "module.exports = ({ env }) => ({ upload: { config: { provider: 'local', providerOptions: { accessKeyId: env('CF_KEY'), params: { Bucket: env('CF_BUCKET') }, pool: false, sizeLimit: 1000, localServer: { maxage: 300000 } }, actionOptions: { upload: {} }, formidable: { maxFileSize: 1000 } } } });\n",
+    );
+    // pg_strapi4 and shop-strapi: a key of upload.config Strapi ignores; a number read with env().
+    await writeFile(path.join(project, 'config/api.js'), "module.exports = ({ env }) => ({ rest: { defaultLimit: 30, maxLimit: env('DEFAULT_REST_MAX_LIMIT', 100) } });\n");
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('config/plugins.js upload.config.providerOptions.accessKeyId is not an option of the local provider (sizeLimit, localServer)');
+    const config = await readFile(path.join(out, 'src/config.ts'), 'utf8');
+    expect(config).toContain("provider: 'local'");
+    expect(config).toContain('localServer: { maxage: 300000 }');
+    expect(config).not.toContain('CF_KEY');
+    expect(config).not.toContain('pool');
+    expect(result.stderr).toContain('config/plugins.js upload.config.formidable is not read by contentgen');
+    expect(config).not.toContain('formidable');
+    expect(config).toContain("maxLimit: env.int('DEFAULT_REST_MAX_LIMIT', 100),");
+  });
+
   it('a config file that throws stops the build, naming the file; nothing is written', async () => {
     await writeFile(path.join(project, 'config/middlewares.js'), "module.exports = ({ env }) => { throw new Error('CORS_ORIGINS missing'); };\n");
     const result = await build();

@@ -255,6 +255,34 @@ describe('shapes of real Strapi projects', () => {
     });
   });
 
+  it('builds, with a warning, a relation inversedBy an attribute that targets another type (Strapi starts on it; ysset/strapi-service-api)', async () => {
+    const dir = await writeModels({
+      'agent.json': type('agent', 'agents', { owners: { type: 'relation', relation: 'oneToMany', target: 'api::rent.rent', mappedBy: 'agent' } }),
+      'owner.json': type('owner', 'owners', { agent: { type: 'relation', relation: 'manyToOne', target: 'api::agent.agent', inversedBy: 'owners' } }),
+      'rent.json': type('rent', 'rents', { agent: { type: 'relation', relation: 'manyToOne', target: 'api::agent.agent', inversedBy: 'owners' } }),
+      // Read last: Strapi would read agent2.owners (targets rent2) from owner2.agent's table.
+      'agent2.json': type('agent2', 'agent2s', { owners: { type: 'relation', relation: 'oneToMany', target: 'api::rent2.rent2', mappedBy: 'agent' } }),
+      'rent2.json': type('rent2', 'rent2s', { agent: { type: 'relation', relation: 'manyToOne', target: 'api::agent2.agent2', inversedBy: 'owners' } }),
+      'zowner2.json': type('zowner2', 'zowner2s', { agent: { type: 'relation', relation: 'manyToOne', target: 'api::agent2.agent2', inversedBy: 'owners' } }),
+    });
+    try {
+      const models = await loadModels(dir);
+      const { errors, warnings } = checkModels(models);
+      expect(errors).toEqual([]);
+      expect(warnings.map(formatModelError)).toEqual([
+        `owner.json /attributes/agent/inversedBy: ${at('api::owner.owner', 'agent')}: inversedBy "owners", but "api::agent.agent".owners has target "api::rent.rent", not "api::owner.owner": Strapi starts and reads "api::agent.agent".owners from "api::rent.rent".agent, read after this one; this side keeps its own table ("owners_agent_links"), which "api::agent.agent".owners does not show; make "api::agent.agent".owners target "api::owner.owner" with mappedBy "agent", or drop inversedBy here`,
+        `zowner2.json /attributes/agent/inversedBy: ${at('api::zowner2.zowner2', 'agent')}: inversedBy "owners", but "api::agent2.agent2".owners has target "api::rent2.rent2", not "api::zowner2.zowner2": Strapi starts, but reads "api::agent2.agent2".owners from this side's table as "api::rent2.rent2" entries (wrong rows); here this side keeps its own table ("zowner_2_s_agent_links"), which "api::agent2.agent2".owners does not show (it reads "api::rent2.rent2".agent); make "api::agent2.agent2".owners target "api::zowner2.zowner2" with mappedBy "agent", or drop inversedBy here`,
+      ]);
+      const ir = buildIr(models, 'sqlite');
+      const attr = (uid: string, name: string) => ir.contentTypes.find((ct) => ct.uid === uid)!.attributes.find((a) => a.name === name);
+      expect(attr('api::agent.agent', 'owners')).toMatchObject({ link: { table: 'rents_agent_links' } });
+      expect(attr('api::owner.owner', 'agent')).toMatchObject({ link: { table: 'owners_agent_links' } });
+      expect(attr('api::agent2.agent2', 'owners')).toMatchObject({ link: { table: 'rent_2_s_agent_links' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('without the GraphQL plugin no GraphQL name is checked', async () => {
     const dir = await writeModels({
       'upload-file.json': type('upload-file', 'upload-files', {}),

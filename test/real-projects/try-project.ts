@@ -236,7 +236,7 @@ async function call(method: string, url: string, body?: unknown, what = `${metho
 function str(a: Attr, unique: boolean): string {
   if (a.regex) {
     const n = ++counter;
-    const candidates = [`value${n}`, `${1000000000 + n}`, `+1${2000000000 + n}`, `v${n}@example.com`, `https://example.com/${n}`, `#${(0x100000 + n).toString(16).slice(-6)}`, `V${n}`, `v-${n}`];
+    const candidates = [`value${n}`, `${1000000000 + n}`, `+1${2000000000 + n}`, `0${600000000 + n}`, `v${n}@example.com`, `https://example.com/${n}`, `#${(0x100000 + n).toString(16).slice(-6)}`, `V${n}`, `v-${n}`];
     try { const re = new RegExp(a.regex); const hit = candidates.find((c) => re.test(c)); if (hit) return hit; } catch { /* Strapi would refuse it too */ }
   }
   let s = unique ? `v${++counter}x${Date.now() % 100000}` : 'value';

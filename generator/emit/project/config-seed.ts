@@ -39,6 +39,15 @@ export interface ConfigSeed {
   readonly record: Readonly<Record<string, unknown>>;
 }
 
+/** Settings of src/config.ts that are numbers. */
+const numericTargets = new Set(['port', 'api.rest.defaultLimit', 'api.rest.maxLimit', 'plugins.graphql.depthLimit', 'plugins.graphql.defaultLimit', 'plugins.graphql.maxLimit']);
+
+/** The keys of Strapi's `upload.config` the server reads (runtime/upload/config.ts); Strapi ignores others. */
+const uploadConfigKeys = new Set([
+  'provider', 'providerOptions', 'actionOptions', 'sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit', 'breakpoints',
+  'responsiveDimensions', 'sizeOptimization', 'autoOrientation', 'maxImagePixels', 'imageConcurrency', 'tmpDir', 'maxAge',
+]);
+
 const knownMiddlewares = new Set([
   'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body',
   'strapi::session', 'strapi::favicon', 'strapi::public', 'strapi::logger',
@@ -104,7 +113,10 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   };
   const add = (target: readonly string[], name: ProjectConfigFile, keys: readonly (string | number)[], root: unknown) => {
     if (root === undefined) return;
-    const value = pick(name, keys, root);
+    let value = pick(name, keys, root);
+    // `env('MAX_LIMIT', 100)` gives Strapi a string when the variable is set, which it takes as
+    // a number; the server's config is typed, so a number setting reads it with env.int.
+    if (value instanceof EnvRead && value.source.kind === 'string' && numericTargets.has(target.join('.'))) value = new EnvRead({ ...value.source, kind: 'int' });
     if (value !== undefined) entries.push({ target, label: `${file(name)} ${keys.join('.')}`, value });
   };
   const ignored = (name: ProjectConfigFile, keys: readonly string[], what = 'is not read by contentgen') => warnings.push(`${file(name)} ${keys.join('.')} ${what}`);
@@ -169,11 +181,14 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   for (const key of Object.keys(apollo)) if (key !== 'introspection') ignored('plugins', ['graphql', 'config', 'apolloServer', key]);
   for (const key of Object.keys(graphql)) if (!['endpoint', 'shadowCRUD', 'playgroundAlways', 'depthLimit', 'defaultLimit', 'maxLimit', 'amountLimit', 'apolloServer'].includes(key)) ignored('plugins', ['graphql', 'config', key]);
 
-  const upload = plugin('upload');
+  const upload = Object.fromEntries(Object.entries(plugin('upload')).filter(([key]) => {
+    if (!uploadConfigKeys.has(key)) ignored('plugins', ['upload', 'config', key]);
+    return uploadConfigKeys.has(key);
+  }));
   if (Object.keys(upload).length) {
     const provider = upload.provider ?? 'local';
     if (provider === 'local' || provider === 'aws-s3') {
-      add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], upload);
+      add(['plugins', 'upload', 'config'], 'plugins', ['upload', 'config'], provider === 'local' ? localUploadConfig(upload, (key) => ignored('plugins', ['upload', 'config', 'providerOptions', key], 'is not an option of the local provider (sizeLimit, localServer)')) : upload);
       const last = entries[entries.length - 1];
       if (provider === 'aws-s3' && last?.target.join('.') === 'plugins.upload.config') entries[entries.length - 1] = { ...last, value: s3OptionsLayout(last.value) };
     } else {
@@ -196,6 +211,22 @@ export function seedProjectConfig(config: ProjectConfig): ConfigSeed {
   };
   for (const entry of entries) recordLeaves(entry.label, entry.value);
   return { entries, warnings, record };
+}
+
+/**
+ * `upload.config` of the local provider with only the providerOptions it reads (sizeLimit,
+ * localServer): Strapi merges config/env/<env>/plugins.js into config/plugins.js, so a local
+ * provider for development can keep another provider's options, which it ignores.
+ */
+function localUploadConfig(upload: Record<string, unknown>, dropped: (key: string) => void): Record<string, unknown> {
+  if (!isPlainObject(upload.providerOptions)) return upload;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(upload.providerOptions)) {
+    if (key === 'sizeLimit' || key === 'localServer') kept[key] = value;
+    else dropped(key);
+  }
+  const { providerOptions: _o, ...rest } = upload;
+  return Object.keys(kept).length ? { ...rest, providerOptions: kept } : rest;
 }
 
 /** The record's text (`.contentgen/project-config.json`). */

@@ -124,8 +124,17 @@ function routeSettings(ct: ContentType, router: CoreRouterSettings): Record<stri
   };
 }
 
+/**
+ * The user-owned file of a uid's content type; for a file named after no content type (Strapi
+ * registers `src/api/news-post/controllers/sitemap.js` as `api::news-post.sitemap`), the file of
+ * its API folder's content type: the one named as the folder, or the folder's only one.
+ */
 function apiFile(uid: string | undefined, ir: Schema): string | undefined {
-  const ct = uid ? ir.contentTypes.find((c) => c.uid === uid && !c.plugin) : undefined;
+  if (!uid) return undefined;
+  const own = ir.contentTypes.filter((c) => !c.plugin);
+  const folder = /^api::([^.]+)\./.exec(uid)?.[1];
+  const inFolder = own.filter((c) => c.uid.startsWith(`api::${folder}.`));
+  const ct = own.find((c) => c.uid === uid) ?? inFolder.find((c) => c.uid === `api::${folder}.${folder}`) ?? (inFolder.length === 1 ? inFolder[0] : undefined);
   return ct ? `src/api/${ct.names.file}.ts` : undefined;
 }
 

@@ -28,8 +28,10 @@ describe('custom field registrations', () => {
   });
 
   it('names the plugin of a package not installed', () => {
-    expect(['@strapi/plugin-color-picker', 'strapi-plugin-ckeditor5', '@bn-digital/strapi-plugin-field-uuid', 'strapi-google-maps', 'lodash'].map(pluginNameOfPackage)).toEqual([
+    // @_sh/strapi-plugin-ckeditor is plugin ckeditor5 (its strapi.name from 2.0 on; yoodee-public-cms)
+    expect(['@strapi/plugin-color-picker', 'strapi-plugin-ckeditor5', '@_sh/strapi-plugin-ckeditor', '@bn-digital/strapi-plugin-field-uuid', 'strapi-google-maps', 'lodash'].map(pluginNameOfPackage)).toEqual([
       'color-picker',
+      'ckeditor5',
       'ckeditor5',
       'field-uuid',
       'google-maps',

@@ -25,6 +25,12 @@ describe('resolveUploadConfig', () => {
     expect(config.maxAge).toBe(60);
   });
 
+  it("takes the local provider's options Strapi 4.26.2 honours: providerOptions.sizeLimit, localServer.maxage (ms) (Kewey/AdHumanMobility)", () => {
+    const config = resolveUploadConfig({ config: { sizeLimit: 5, providerOptions: { sizeLimit: 100 * 1024 * 1024, localServer: { maxage: 300000 } } } });
+    expect(config).toMatchObject({ sizeLimit: 100 * 1024 * 1024, maxAge: 300, provider: { name: 'local' } });
+    expect(resolveUploadConfig({ config: { maxAge: 10, providerOptions: { localServer: { maxage: 300000 } } } }).maxAge).toBe(10);
+  });
+
   it('refuses wrong values, naming the key', () => {
     expect(() => resolveUploadConfig({ sizeLimit: 0 })).toThrow('upload config sizeLimit must be a positive integer, got 0');
     expect(() => resolveUploadConfig({ maxFiles: 1.5 })).toThrow('maxFiles');

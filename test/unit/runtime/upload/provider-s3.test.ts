@@ -52,6 +52,7 @@ describe('aws-s3 settings', () => {
       baseUrl: 'https://cdn.example.com',
       prefix: 'site/media/',
       bucket: 'media',
+      bucketKey: `${at}.providerOptions.s3Options.params.Bucket`,
       acl: 'public-read',
       client: { requestChecksumCalculation: 'WHEN_REQUIRED', maxAttempts: 5, region: 'eu-west-3', credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' } },
       regionKey: `${at}.providerOptions.s3Options.region`,
@@ -87,6 +88,16 @@ describe('aws-s3 settings', () => {
     }
   });
 
+  it('without the environment a config reads (credentials, bucket: saharshsoftware/corta-news-strapi-backend), it starts as Strapi does; the first upload names the bucket key', async () => {
+    const env = { accessKeyId: undefined, secretAccessKey: '' };
+    for (const params of [{}, { Bucket: undefined }, { Bucket: '' }]) {
+      const settings = s3Settings(s3Upload({ credentials: env, region: 'eu-west-3', params }));
+      expect(settings).toMatchObject({ bucket: '', client: { region: 'eu-west-3' } });
+      expect(settings.client).not.toHaveProperty('credentials');
+      await expect(new S3Provider(settings).urlOf({ hash: 'a_0a1b2c3d4e', ext: '.png' })).rejects.toThrow(`${at}.providerOptions.s3Options.params.Bucket is not set: set the bucket's name`);
+    }
+  });
+
   it('local is the default, and ignores providerOptions (a provider chosen from the environment)', () => {
     expect(resolveUploadConfig({}).provider).toEqual({ name: 'local' });
     expect(resolveUploadConfig({ config: { provider: 'local', providerOptions: { s3Options: {} } } }).provider).toEqual({ name: 'local' });
@@ -103,8 +114,7 @@ describe('aws-s3 settings', () => {
     [s3Upload(undefined as never), `${at}.providerOptions.s3Options must be an object`],
     [s3Upload({ region: 3, params: { Bucket: 'media' } }), `${at}.providerOptions.s3Options.region must be a region name`],
     [s3Upload({ region: 'eu-west-3' }), `${at}.providerOptions.s3Options.params must be an object with Bucket`],
-    [s3Upload({ region: 'eu-west-3', params: { Bucket: '' } }), `${at}.providerOptions.s3Options.params.Bucket must be set`],
-    [s3Upload({ region: 'eu-west-3', params: {} }), `${at}.providerOptions.s3Options.params.Bucket must be set`],
+    [s3Upload({ region: 'eu-west-3', params: { Bucket: 3 } }), `${at}.providerOptions.s3Options.params.Bucket must be the bucket's name`],
     [s3Upload({ ...minimal, params: { Bucket: 'media', ACL: 'public' } }), `${at}.providerOptions.s3Options.params.ACL must be one of private, public-read`],
     [s3Upload({ ...minimal, params: { Bucket: 'media', bucket: 'x' } }), `${at}.providerOptions.s3Options.params.bucket is not used`],
     [s3Upload({ ...minimal, credentials: { accessKeyId: 'AKIA', secretAccessKey: undefined } }), `${at}.providerOptions.s3Options.credentials.secretAccessKey must be set`],
