@@ -60,10 +60,21 @@ export type UploadProviderConfig = { readonly name: 'local' } | ({ readonly name
 export interface StrapiUploadConfig extends Partial<Omit<UploadConfig, 'provider'>> {
   /** `'local'` (default) or `'aws-s3'`. */
   provider?: 'local' | 'aws-s3';
-  /** The provider's options (aws-s3: baseUrl, rootPath, s3Options); ignored by the local provider. */
-  providerOptions?: S3ProviderOptions;
+  /** The provider's options: aws-s3's (baseUrl, rootPath, s3Options), or the local provider's. */
+  providerOptions?: S3ProviderOptions & LocalProviderOptions;
   /** aws-s3: more parameters of its PutObject (`upload`, `uploadStream`) and DeleteObject (`delete`) requests. */
   actionOptions?: S3ActionOptions;
+}
+
+/**
+ * Strapi v4's local provider options (`upload.config.providerOptions`), which Strapi 4.26.2
+ * still honours: `sizeLimit` (deprecated there, and then taking precedence over
+ * `upload.config.sizeLimit`) and `localServer`, koa-static's options for /uploads, of which
+ * `maxage` (milliseconds) is the served files' `Cache-Control: max-age`.
+ */
+export interface LocalProviderOptions {
+  sizeLimit?: number;
+  localServer?: { maxage?: number } & Record<string, unknown>;
 }
 
 /** `plugins.upload` of src/config.ts: the settings above, and Strapi's `config` block. */
@@ -91,7 +102,9 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
   const { config: strapi, ...settings } = user;
   const at = 'config plugins.upload.config';
   if (strapi !== undefined && (typeof strapi !== 'object' || strapi === null)) throw new Error(`${at} must be an object`);
-  const { provider: providerName, providerOptions, actionOptions, ...strapiSettings } = strapi ?? {};
+  const { provider: providerName, providerOptions, actionOptions, ...written } = strapi ?? {};
+  const local = providerName === undefined || providerName === 'local' ? fromLocalProviderOptions(providerOptions, written.maxAge) : {};
+  const strapiSettings = { ...written, ...local };
   for (const [key, value] of Object.entries(withoutUndefined(strapiSettings))) {
     const flat = (settings as Record<string, unknown>)[key];
     if (flat !== undefined && JSON.stringify(flat) !== JSON.stringify(value)) {
@@ -123,6 +136,15 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
     if (typeof config[key] !== 'boolean') throw new Error(`upload config ${key} must be true or false`);
   }
   return config;
+}
+
+/** The settings the local provider's options give (see LocalProviderOptions). */
+function fromLocalProviderOptions(options: LocalProviderOptions | undefined, maxAge: number | undefined): Partial<UploadConfig> {
+  const settings: { sizeLimit?: number; maxAge?: number } = {};
+  if (options?.sizeLimit !== undefined) settings.sizeLimit = options.sizeLimit;
+  const maxage = options?.localServer?.maxage;
+  if (maxAge === undefined && typeof maxage === 'number' && maxage >= 0) settings.maxAge = Math.floor(maxage / 1000);
+  return settings;
 }
 
 /** What the multipart reader accepts under these settings. */

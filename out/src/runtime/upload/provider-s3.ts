@@ -32,10 +32,11 @@ import type { StoredName, UploadProvider } from './provider-local.js';
 
 /**
  * `providerOptions.s3Options`: options of the `S3Client`, with the bucket in `params`. Keys
- * are optional in the type so values read from the environment (`string | undefined`) fit;
- * a missing required one (params.Bucket) stops the server at start, naming it. A missing region
- * is left to the SDK's own chain (AWS_REGION, ~/.aws/config), as Strapi's provider leaves it: a
- * project that never set one still starts, and an upload then fails naming the key to set.
+ * are optional in the type so values read from the environment (`string | undefined`) fit.
+ * As with Strapi's provider, a project whose environment does not set them yet still starts: a
+ * missing region, or credentials with neither key set, are left to the SDK's own chain
+ * (AWS_REGION, AWS_ACCESS_KEY_ID, ~/.aws/config); a missing params.Bucket makes the first
+ * upload fail, naming the key to set. A malformed option still stops the server at start.
  */
 export type S3Options = Omit<S3ClientConfig, 'credentials' | 'region' | 'endpoint' | 'forcePathStyle'> & {
   /** Both keys, or none: then the SDK's default chain (AWS_ACCESS_KEY_ID…, instance or task role). */
@@ -78,7 +79,9 @@ export interface S3ProviderConfig {
   readonly baseUrl: string | null;
   /** `''`, or the key prefix ending with `/`. */
   readonly prefix: string;
+  /** `''` when not set: the first upload then fails, naming bucketKey. */
   readonly bucket: string;
+  readonly bucketKey: string;
   readonly acl: ObjectCannedACL | null;
   /** Options of the S3Client (region, credentials, endpoint, forcePathStyle, and any other given). */
   readonly client: S3ClientConfig;
@@ -134,7 +137,9 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
   const s3 = key('providerOptions.s3Options');
   if (!isObject(s3Options)) throw new Error(`${s3} must be an object with region and params.Bucket`);
   const { credentials, region, endpoint, forcePathStyle, params, ...other } = s3Options;
-  if (credentials !== undefined) {
+  const unset = (value: unknown) => value === undefined || value === null || value === '';
+  const chainCredentials = credentials === undefined || (isObject(credentials) && unset(credentials['accessKeyId']) && unset(credentials['secretAccessKey']));
+  if (!chainCredentials) {
     if (!isObject(credentials)) throw new Error(`${s3}.credentials must be { accessKeyId, secretAccessKey }`);
     for (const name of ['accessKeyId', 'secretAccessKey'] as const) {
       if (!nonEmpty(credentials[name])) throw new Error(`${s3}.credentials.${name} must be set (a non-empty string)`);
@@ -150,7 +155,7 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
   for (const name of Object.keys(params)) {
     if (!['Bucket', 'ACL', 'signedUrlExpires'].includes(name)) throw new Error(`${s3}.params.${name} is not used (Bucket, ACL)`);
   }
-  if (!nonEmpty(params['Bucket'])) throw new Error(`${s3}.params.Bucket must be set (the bucket's name)`);
+  if (!unset(params['Bucket']) && !nonEmpty(params['Bucket'])) throw new Error(`${s3}.params.Bucket must be the bucket's name`);
   const acl = params['ACL'];
   if (acl !== undefined && acl !== null && acl !== '' && !(cannedAcls as readonly unknown[]).includes(acl)) {
     throw new Error(`${s3}.params.ACL must be one of ${cannedAcls.join(', ')}, got ${JSON.stringify(acl)}`);
@@ -166,7 +171,7 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
     requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(other as S3ClientConfig),
     ...(nonEmpty(region) ? { region: region.trim() } : {}),
-    ...(credentials ? { credentials: credentials as { accessKeyId: string; secretAccessKey: string } } : {}),
+    ...(chainCredentials ? {} : { credentials: credentials as { accessKeyId: string; secretAccessKey: string } }),
     ...(nonEmpty(endpoint) ? { endpoint: endpoint.trim() } : {}),
     ...(forcePathStyle !== undefined ? { forcePathStyle } : {}),
   };
@@ -174,7 +179,8 @@ export function resolveS3Options(providerOptions: unknown, actionOptions: unknow
   return {
     baseUrl: nonEmpty(baseUrl) ? baseUrl.trim().replace(/\/+$/, '') : null,
     prefix: folder ? `${folder}/` : '',
-    bucket: (params['Bucket'] as string).trim(),
+    bucket: nonEmpty(params['Bucket']) ? params['Bucket'].trim() : '',
+    bucketKey: `${s3}.params.Bucket`,
     acl: nonEmpty(acl) ? (acl as ObjectCannedACL) : null,
     client,
     regionKey: `${s3}.region`,
@@ -266,6 +272,7 @@ export class S3Provider implements UploadProvider {
   }
 
   private async open(): Promise<Connection> {
+    if (!this.config.bucket) throw new Error(`${this.config.bucketKey} is not set: set the bucket's name`);
     const sdk = await import('@aws-sdk/client-s3');
     const client = new sdk.S3Client(this.config.client);
     const { config } = client;
