@@ -92,6 +92,11 @@ describe(`production installs (${providerLabel[provider]})`, () => {
     const [cmd] = argsOf(final, 'CMD');
     expect(execForm(cmd!).join(' ')).toBe(pkg.scripts['start']!.replace(/^exec /, ''));
 
+    // The compose example builds this image and publishes that port.
+    const compose = readFileSync(path.join(serverDir, 'compose.yaml'), 'utf8');
+    expect(compose).toContain('build: .');
+    expect(compose).toContain(`"${env['PORT']}:${env['PORT']}"`);
+
     const dockerignore = readFileSync(path.join(serverDir, '.dockerignore'), 'utf8');
     for (const name of ['node_modules', 'dist', 'data', '.env', '.dev-secrets.json']) expect(dockerignore).toContain(name);
   });
