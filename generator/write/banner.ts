@@ -18,7 +18,7 @@ const lineComment = (prefix: string) => (text: string) =>
 const commentStyles: [RegExp, (text: string) => string][] = [
   [/\.(ts|js|mjs|cjs|prisma)$/, lineComment('//')],
   [/\.(sql)$/, lineComment('--')],
-  [/(\.toml|\.env\.example|\.gitignore|\.gitattributes|\.graphql)$/, lineComment('#')],
+  [/(\.toml|\.env\.example|\.gitignore|\.gitattributes|\.dockerignore|\.graphql|\.ya?ml|(^|\/)Dockerfile)$/, lineComment('#')],
   [/\.md$/, (text) => `<!-- ${text} -->\n`],
 ];
 

@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(import.meta.url);
 const root = path.dirname(path.dirname(here));
-const cli = createRequire(here).resolve('prisma/build/index.js');
+let cli;
+try {
+  cli = createRequire(here).resolve('prisma/build/index.js');
+} catch {
+  // A lean production install (no development dependencies, no optional peers): the client
+  // was generated and compiled into dist/ by `npm run build` before the install was pruned.
+  console.log('prisma-generate: the Prisma CLI is not installed; the Prisma client is not generated (dist/ holds a compiled one)');
+  process.exit(0);
+}
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= here;
 

@@ -261,6 +261,7 @@ describe('.gitattributes', () => {
       p === 'src/config.ts' ||
       p === 'src/email.ts' ||
       p === 'src/index.ts' ||
+      p === 'compose.yaml' ||
       p.startsWith('src/api/') ||
       p.startsWith('src/policies/') ||
       p.startsWith('src/middlewares/') ||

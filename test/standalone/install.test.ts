@@ -15,18 +15,10 @@ import { client } from '../helpers/http.js';
 import { listeningUrl } from '../helpers/server.js';
 import { buildWithUserCode } from '../helpers/build-cache.js';
 import { codeOf, fixturesDir, modelsOf, repoRoot } from '../helpers/paths.js';
+import { userEnv } from '../helpers/standalone.js';
 
 const provider = testProvider();
 const fixture = 'app';
-
-/** The environment of a user's shell: no hint of this repository's modules. */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const key of Object.keys(env)) {
-    if (key === 'NODE_PATH' || key === 'NODE_OPTIONS' || key.startsWith('VITEST') || key.startsWith('npm_')) delete env[key];
-  }
-  return env;
-}
 
 describe(`standalone install (${providerLabel[provider]})`, () => {
   let base: string;

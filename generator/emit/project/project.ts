@@ -26,6 +26,12 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
   files.add('tsconfig.json', json(tsconfig));
   files.add('prisma.config.ts', render('project/prisma.config.ts.hbs', view));
   files.add('scripts/prisma-generate.mjs', render('project/prisma-generate.mjs.hbs', view));
+  files.add('scripts/ensure-dist.mjs', render('project/ensure-dist.mjs.hbs', view));
+  // The container recipe (README, "Production"); test/standalone/container.test.ts runs its commands.
+  const container = { name: options.name, sqlite: ir.provider === 'sqlite', postgresql: ir.provider === 'postgresql', mysql: ir.provider === 'mysql' };
+  files.add('Dockerfile', render('project/Dockerfile.hbs', container));
+  files.add('.dockerignore', render('project/dockerignore.hbs', container));
+  files.add('compose.yaml', render('project/compose.yaml.hbs', container), 'user');
   files.add('src/server.ts', render('project/server.ts.hbs', view));
   files.add('src/token.ts', render('project/token.ts.hbs', view));
   files.add('.env.example', render('project/env.example.hbs', view));
@@ -76,6 +82,18 @@ function packageJson(ir: Schema, name: string) {
     'mime-types': versionOf('mime-types'),
     qs: versionOf('qs'),
     sharp: versionOf('sharp'),
+    // The type packages `tsc` needs: a one-step production install (`NODE_ENV=production npm ci`,
+    // then `npm start`) compiles on the host, where development dependencies are left out. npm
+    // keeps `typescript` and `prisma` there (optional peer dependencies of @prisma/client); a lean
+    // install that starts a prebuilt dist/ drops those two (Dockerfile) and keeps these ~4 MB.
+    '@types/bcrypt': versionOf('@types/bcrypt'),
+    '@types/busboy': versionOf('@types/busboy'),
+    '@types/jsonwebtoken': versionOf('@types/jsonwebtoken'),
+    '@types/koa__cors': versionOf('@types/koa__cors'),
+    '@types/mime-types': versionOf('@types/mime-types'),
+    '@types/koa': versionOf('@types/koa'),
+    '@types/node': versionOf('@types/node'),
+    '@types/qs': versionOf('@types/qs'),
   };
   if (ir.provider === 'sqlite') runtime['better-sqlite3'] = versionOf('better-sqlite3');
   // The driver itself too: reads run on its pool directly (db/pg-reader.ts, db/mariadb-reader.ts).
@@ -91,13 +109,14 @@ function packageJson(ir: Schema, name: string) {
     scripts: {
       postinstall: 'node scripts/prisma-generate.mjs',
       build: 'tsc -p tsconfig.json',
-      prestart: 'npm run build',
+      // Compiles when TypeScript is installed; a lean production install starts the dist/ built before it.
+      prestart: 'node scripts/ensure-dist.mjs',
       // exec: npm's SIGTERM reaches the server itself (not a shell that would leave it orphaned).
       // --heap-growing-percent=50: a full GC once the old generation has grown by half since the
       // last one (V8 lets it grow up to 4×): peak RSS under load ~135-143 MB instead of 140-175,
       // CPU per request within noise (README, "Memory"). A flag here wins over NODE_OPTIONS.
       start: 'exec node --heap-growing-percent=50 dist/server.js',
-      pretoken: 'npm run build --silent',
+      pretoken: 'node scripts/ensure-dist.mjs',
       token: 'node dist/token.js',
       prisma: 'prisma',
     },
@@ -107,14 +126,6 @@ function packageJson(ir: Schema, name: string) {
     // install, and a deployment without Redis may leave it out (`npm ci --omit=optional`).
     optionalDependencies: { redis: versionOf('redis') },
     devDependencies: sortKeys({
-      '@types/bcrypt': versionOf('@types/bcrypt'),
-      '@types/busboy': versionOf('@types/busboy'),
-      '@types/jsonwebtoken': versionOf('@types/jsonwebtoken'),
-      '@types/koa__cors': versionOf('@types/koa__cors'),
-      '@types/mime-types': versionOf('@types/mime-types'),
-      '@types/koa': versionOf('@types/koa'),
-      '@types/node': versionOf('@types/node'),
-      '@types/qs': versionOf('@types/qs'),
       // GraphiQL, the GraphQL playground of development and staging (graphql/playground.ts):
       // browser files the server serves itself, not needed by a production install.
       graphiql: versionOf('graphiql'),

@@ -6,6 +6,7 @@
  * `allowScripts` needs no entry for them.
  */
 export const uploadPackages = {
-  dependencies: ['@aws-sdk/client-s3', 'busboy', 'mime-types', 'sharp'],
-  devDependencies: ['@types/busboy', '@types/mime-types'],
+  // The type packages too: a one-step production install compiles on the host (README, "Production").
+  dependencies: ['@aws-sdk/client-s3', 'busboy', 'mime-types', 'sharp', '@types/busboy', '@types/mime-types'],
+  devDependencies: [],
 } as const;
