@@ -72,8 +72,9 @@ function openSqliteTarget(file: string): TargetDatabase {
       const max = Number((db.prepare(`SELECT COALESCE(MAX(id), 0) AS m FROM ${q(table)}`).get() as { m: number }).m);
       const seq = Math.max(max, lastId);
       const has = db.prepare(`SELECT 1 FROM sqlite_sequence WHERE name = ?`).get(table);
-      if (has) db.prepare(`UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?`).run(seq, table);
-      else if (seq > 0) db.prepare(`INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`).run(table, seq);
+      // As an integer (a JS number binds as REAL).
+      if (has) db.prepare(`UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?`).run(BigInt(seq), table);
+      else if (seq > 0) db.prepare(`INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`).run(table, BigInt(seq));
     },
     async setComponentIds(ids) {
       const statement = db.prepare(`INSERT INTO contentgen_component_ids (component, last_id) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET last_id = MAX(last_id, excluded.last_id)`);
