@@ -1,0 +1,105 @@
+/**
+ * What a recording asks Strapi once the data is in: every entry of every type with deep populate,
+ * as the public role and (drafts included) with the full-access token, the media library, the
+ * users, a sorted and paginated list, and GraphQL queries of the set.
+ */
+import type { ModelSchema } from './app.js';
+import { deepPopulate, publicAuth, query, type Auth, type StrapiClient } from './client.js';
+
+type Models = { types: ModelSchema[]; components: Map<string, Record<string, any>> };
+
+export async function recordEntries(client: StrapiClient, models: Models, full: Auth): Promise<void> {
+  for (const type of models.types) {
+    // Lists populate every level of components and media, and relations as such; one entry at a
+    // time also populates what its relations hold (their media, components and relations).
+    const populate = deepPopulate(models, type.uid, 0);
+    const deep = deepPopulate(models, type.uid, 1);
+    const locale = type.localized ? { locale: 'all' } : {};
+    if (type.kind === 'singleType') {
+      const locales = type.localized ? ['en', 'fr', 'de'] : [undefined];
+      for (const code of locales) {
+        const params = { populate: deep, ...(code ? { locale: code } : {}) };
+        const suffix = code ? `.${code}` : '';
+        await client.record(`${type.singularName}.public${suffix}`, 'GET', `/api/${type.singularName}${query(params)}`, publicAuth);
+        await client.record(`${type.singularName}.preview${suffix}`, 'GET', `/api/${type.singularName}${query({ ...params, publicationState: 'preview' })}`, full);
+      }
+      continue;
+    }
+    const list = { populate, sort: ['id:asc'], pagination: { pageSize: 100 }, ...locale };
+    await client.record(`${type.pluralName}.list.public`, 'GET', `/api/${type.pluralName}${query(list)}`, publicAuth);
+    const preview = await client.record(`${type.pluralName}.list.preview`, 'GET', `/api/${type.pluralName}${query({ ...list, publicationState: 'preview' })}`, full);
+    for (const entry of preview?.data ?? []) {
+      await client.record(`${type.pluralName}.findOne.${entry.id}`, 'GET', `/api/${type.pluralName}/${entry.id}${query({ populate: deep })}`, full);
+    }
+  }
+}
+
+export async function recordMediaAndUsers(client: StrapiClient, full: Auth, user: Auth): Promise<void> {
+  const files = await client.record('upload.files', 'GET', '/api/upload/files', publicAuth);
+  for (const file of files ?? []) await client.record(`upload.files.${file.id}`, 'GET', `/api/upload/files/${file.id}`, publicAuth);
+  await client.record('upload.files.sorted', 'GET', `/api/upload/files${query({ sort: 'name:asc', filters: { mime: { $contains: 'image' } } })}`, publicAuth);
+  await client.record('users.me', 'GET', '/api/users/me', user);
+  await client.record('users.me.role', 'GET', `/api/users/me${query({ populate: ['role'] })}`, user);
+  await client.record('users.list', 'GET', `/api/users${query({ populate: ['role'], sort: 'id:asc' })}`, full);
+  await client.record('users-permissions.roles', 'GET', '/api/users-permissions/roles', full);
+}
+
+const articleFields = `id attributes {
+  title slug summary body contactEmail views bignum price rating featured publishDate readTime scheduledAt meta kind
+  createdAt updatedAt publishedAt
+  author { data { id attributes { name email avatar { data { id attributes { url } } } } } }
+  tags { data { id attributes { name } } }
+  related { data { id attributes { title } } }
+  relatedFrom { data { id attributes { title } } }
+  owner { data { id attributes { username email } } }
+  cover { data { id attributes { name url width height formats hash ext mime size } } }
+  gallery { data { id attributes { name url mime } } }
+  seo { id metaTitle metaDescription noIndex shareImage { data { id attributes { url } } } }
+  links { id label url }
+  blocks {
+    __typename
+    ... on ComponentSharedQuote { id text by }
+    ... on ComponentSharedRichText { id body }
+    ... on ComponentSectionsHero {
+      id heading
+      image { data { id attributes { url } } }
+      pictures { data { id attributes { url } } }
+      author { data { id attributes { name } } }
+      tags { data { id attributes { name } } }
+      ctas { id label icon { data { id attributes { url } } } target { data { id attributes { title } } } style { id color bold } }
+    }
+  }
+}`;
+
+export async function recordImportGraphql(client: StrapiClient, full: Auth, user: Auth): Promise<void> {
+  await client.graphql('graphql.articles.preview', `query { articles(sort: "id:asc", pagination: { limit: 100 }, publicationState: PREVIEW) { data { ${articleFields} } meta { pagination { total page pageSize pageCount } } } }`, full);
+  await client.graphql('graphql.articles.public', `query { articles(sort: ["views:desc", "title:asc"], pagination: { page: 1, pageSize: 2 }) { data { id attributes { title views kind } } meta { pagination { total page pageSize pageCount } } } }`, publicAuth);
+  await client.graphql('graphql.article', `query($id: ID) { article(id: $id) { data { ${articleFields} } } }`, full, { id: 1 });
+  await client.graphql('graphql.authors', `query { authors(sort: "id:asc") { data { id attributes { name email profile { data { id attributes { bio website } } } articles(sort: "id:asc") { data { id attributes { title } } } } } } }`, publicAuth);
+  await client.graphql('graphql.homepage', `query { homepage(publicationState: PREVIEW) { data { id attributes { title publishedAt featured { data { id attributes { title } } } seo { id metaTitle } hero { id heading image { data { id } } author { data { id } } tags { data { id } } ctas { id label target { data { id } } style { color bold } } } } } } }`, full);
+  await client.graphql('graphql.uploadFiles', `query { uploadFiles(sort: "id:asc") { data { id attributes { name alternativeText caption width height formats hash ext mime size url previewUrl provider provider_metadata createdAt updatedAt } } } }`, full);
+  await client.graphql('graphql.me', `query { me { id username email confirmed blocked role { id name type } } }`, user);
+}
+
+export async function recordImportLists(client: StrapiClient): Promise<void> {
+  const params = { sort: ['views:desc', 'title:asc'], pagination: { page: 2, pageSize: 2 }, fields: ['title', 'views'], filters: { views: { $gte: 0 } } };
+  await client.record('articles.sorted.page2', 'GET', `/api/articles${query(params)}`, publicAuth);
+  await client.record('articles.filtered', 'GET', `/api/articles${query({ filters: { tags: { name: { $eq: 'life' } } }, sort: 'id:asc', populate: { tags: { sort: 'name:asc' } } })}`, publicAuth);
+  await client.record('tags.withCount', 'GET', `/api/tags${query({ pagination: { start: 1, limit: 2 }, sort: 'name:desc' })}`, publicAuth);
+}
+
+export async function recordI18n(client: StrapiClient, full: Auth): Promise<void> {
+  await client.record('i18n.locales', 'GET', '/api/i18n/locales', publicAuth);
+  for (const locale of ['en', 'fr', 'de']) {
+    await client.record(`pages.list.${locale}`, 'GET', `/api/pages${query({ locale, sort: 'id:asc', populate: { localizations: { fields: ['title', 'locale'] }, category: true } })}`, publicAuth);
+  }
+  await client.record('categories.list.fr', 'GET', `/api/categories${query({ locale: 'fr', populate: ['pages', 'localizations'] })}`, publicAuth);
+  const pageFields = `id attributes { title slug body views locale publishedAt
+    category { data { id attributes { name locale } } }
+    seo { id metaTitle shareImage { data { id } } }
+    sections { __typename ... on ComponentSharedQuote { id text by } ... on ComponentSharedSeo { id metaTitle } }
+    localizations { data { id attributes { locale title } } } }`;
+  await client.graphql('graphql.pages.fr', `query { pages(locale: "fr", sort: "id:asc", publicationState: PREVIEW) { data { ${pageFields} } } }`, full);
+  await client.graphql('graphql.pages.all', `query { pages(locale: "all", sort: "id:asc") { data { ${pageFields} } meta { pagination { total } } } }`, publicAuth);
+  await client.graphql('graphql.global.de', `query { global(locale: "de") { data { id attributes { siteName footer locale localizations { data { id attributes { locale } } } } } } }`, publicAuth);
+}

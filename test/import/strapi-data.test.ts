@@ -1,0 +1,138 @@
+/**
+ * The recorded Strapi 4.26.2 databases (fixtures/strapi-data) restore on each database they were
+ * recorded on, hold the rows the recording wrote, and agree with the answers recorded beside them.
+ * PostgreSQL and MariaDB cases are skipped when their server does not answer.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import mariadb from 'mariadb';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { probe } from '../helpers/databases.js';
+import {
+  loadStrapiAnswers,
+  loadStrapiSecrets,
+  providerOfDialect,
+  restoreStrapiDatabase,
+  restoreStrapiProject,
+  strapiAnswer,
+  strapiDataDir,
+  strapiDialects,
+  type RestoredStrapiDatabase,
+  type StrapiDataSet,
+  type StrapiDialect,
+} from '../helpers/strapi-data.js';
+
+const available = Object.fromEntries(await Promise.all(strapiDialects.map(async (d) => [d, (await probe(providerOfDialect[d])).ok] as const))) as Record<StrapiDialect, boolean>;
+
+async function count(db: RestoredStrapiDatabase, table: string): Promise<number> {
+  if (db.dialect === 'sqlite') {
+    const conn = new BetterSqlite3(db.url, { readonly: true });
+    try {
+      return (conn.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
+    } finally {
+      conn.close();
+    }
+  }
+  if (db.dialect === 'postgres') {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return Number((await client.query(`SELECT COUNT(*) AS n FROM "${table}"`)).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const url = new URL(db.url);
+  const conn = await mariadb.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: db.name });
+  try {
+    return Number((await conn.query(`SELECT COUNT(*) AS n FROM \`${table}\``))[0].n);
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Rows per table after each set's fill (the same on every dialect: ids and gaps included). */
+const expectedRows: Record<StrapiDataSet, Record<string, number>> = {
+  import: {
+    articles: 5,
+    tags: 4,
+    authors: 2,
+    homepages: 1,
+    notes: 2,
+    notes_items_morphs: 3,
+    files: 10,
+    up_users: 3,
+    strapi_api_tokens: 3,
+    strapi_webhooks: 2,
+    upload_folders: 3,
+  },
+  'import-i18n': {
+    pages: 7,
+    categories: 3,
+    globals: 2,
+    i18n_locale: 3,
+    up_users: 1,
+    strapi_api_tokens: 3,
+  },
+};
+
+/** Entries the public role lists, from the recorded answer of the same recording. */
+const publicLists: Record<StrapiDataSet, [table: string, answer: string][]> = {
+  import: [
+    ['tags', 'tags.list.public'],
+    ['authors', 'authors.list.public'],
+  ],
+  'import-i18n': [['categories', 'categories.list.public']],
+};
+
+for (const set of Object.keys(expectedRows) as StrapiDataSet[]) {
+  describe(`Strapi data set ${set}`, () => {
+    for (const dialect of strapiDialects) {
+      const recorded = existsSync(path.join(strapiDataDir(set), `answers.${dialect}.json`));
+      it.skipIf(!available[dialect] || !recorded)(`restores on ${dialect} with the rows the recording wrote`, async () => {
+        const db = await restoreStrapiDatabase(set, dialect);
+        try {
+          for (const [table, rows] of Object.entries(expectedRows[set])) expect([table, await count(db, table)]).toEqual([table, rows]);
+          const answers = loadStrapiAnswers(set, dialect);
+          expect(answers.dialect).toBe(dialect);
+          for (const [table, name] of publicLists[set]) {
+            expect(strapiAnswer(answers, name).answer.meta.pagination.total).toBe(await count(db, table));
+          }
+        } finally {
+          await db.cleanup();
+        }
+        // Safe to call twice.
+        await db.cleanup();
+      });
+    }
+
+    it('has the secrets of every recording', () => {
+      const secrets = loadStrapiSecrets(set);
+      expect(secrets.strapiVersion).toBe('4.26.2');
+      expect(secrets.timeZone).toBe('Europe/Paris');
+      for (const dialect of strapiDialects) {
+        const own = secrets.dialects[dialect];
+        if (!own) continue;
+        expect(own.apiTokens.map((t) => t.type).sort()).toEqual(['custom', 'full-access', 'read-only']);
+        for (const token of own.apiTokens) expect(token.accessKey).toMatch(/^[0-9a-f]{256}$/);
+        expect(own.userJwt.jwt.split('.')).toHaveLength(3);
+      }
+    });
+  });
+}
+
+it('restores a set as a Strapi project folder with its uploads and .env', async () => {
+  const project = await restoreStrapiProject('import', 'sqlite');
+  try {
+    expect(existsSync(path.join(project.dir, 'package.json'))).toBe(true);
+    expect(existsSync(path.join(project.dir, 'src/api/article/content-types/article/schema.json'))).toBe(true);
+    expect(project.url).toBe(path.join(project.dir, '.tmp', 'data.db'));
+    const files = loadStrapiAnswers('import', 'sqlite').requests.find((r) => r.name === 'upload.files')!.answer as { url: string }[];
+    for (const file of files) expect(existsSync(path.join(project.dir, 'public', file.url))).toBe(true);
+  } finally {
+    await project.cleanup();
+  }
+  expect(existsSync(project.dir)).toBe(false);
+});
