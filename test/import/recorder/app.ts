@@ -24,11 +24,16 @@ export const secrets = {
 
 export const adminUser = { email: 'admin@example.com', password: 'AdminPass123', firstname: 'Ada', lastname: 'Admin' };
 
-/** API tokens the bootstrap creates (the plaintext keys are written to tokens.json). */
+/**
+ * API tokens the bootstrap creates (the plaintext keys are written to tokens.json). One of each
+ * type that never expires, so tests can use them whenever they run, and one with Strapi's 7-day
+ * lifespan, whose `expiresAt` an import must carry (it is expired a week after the recording).
+ */
 export const apiTokens = [
-  { name: 'read-only reader', description: 'reads everything', type: 'read-only', lifespan: null, permissions: [] as string[] },
-  { name: 'full access', description: 'full access, 30 days', type: 'full-access', lifespan: 30 * 24 * 3600 * 1000, permissions: [] as string[] },
-  { name: 'custom', description: '', type: 'custom', lifespan: null, permissions: [] as string[] },
+  { name: 'read-only reader', description: 'reads everything', type: 'read-only', lifespan: null },
+  { name: 'full access', description: 'full access', type: 'full-access', lifespan: null },
+  { name: 'custom', description: '', type: 'custom', lifespan: null },
+  { name: 'expiring', description: 'read-only, 7 days', type: 'read-only', lifespan: 7 * 24 * 3600 * 1000 },
 ];
 
 export const webhooks = [
@@ -179,7 +184,7 @@ module.exports = {
     const out = process.env.RECORD_TOKENS_FILE;
     if ((await strapi.query('admin::api-token').count()) > 0) return;
     const tokens = [];
-    for (const spec of ${JSON.stringify(apiTokens.map(({ permissions, ...rest }) => rest))}) {
+    for (const spec of ${JSON.stringify(apiTokens)}) {
       const created = await strapi.service('admin::api-token').create({
         ...spec,
         permissions: spec.type === 'custom' ? ${JSON.stringify(custom)} : undefined,

@@ -65,7 +65,7 @@ export class StrapiClient {
   /** POST /api/upload (or ?id= to update one) with generated files and form fields. */
   async upload(auth: Auth, files: { name: string; type: string; data: Buffer }[], fields: Record<string, string> = {}, query = ''): Promise<any> {
     const form = new FormData();
-    for (const file of files) form.append('files', new Blob([file.data], { type: file.type }), file.name);
+    for (const file of files) form.append('files', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     const response = await fetch(`${this.baseUrl}/api/upload${query}`, { method: 'POST', headers: headers(auth), body: form });
     const json = await response.json();
@@ -154,6 +154,6 @@ const crcTable = Array.from({ length: 256 }, (_, n) => {
 
 function crc32(data: Buffer): number {
   let c = 0xffffffff;
-  for (const byte of data) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+  for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }

@@ -55,10 +55,7 @@ export async function fillI18n(client: StrapiClient, admin: Auth): Promise<{ use
   await client.send('PUT', `/api/pages/${homeEn}`, admin, { data: { views: 101 } });
 
   await client.send('PUT', '/api/global', admin, { data: { siteName: 'My site', footer: 'Made in EN', locale: 'en' } });
-  const globalEn = (await client.send('GET', '/api/global', admin)).data.id as number;
   await client.send('POST', '/api/global/localizations', admin, { siteName: 'Mon site', footer: 'Fait en FR', locale: 'fr' });
-  void globalEn;
-  void homeDe;
 
   await client.upload(admin, [{ name: 'cover-de.png', type: 'image/png', data: png(64, 64, [90, 200, 30]) }], { ref: 'api::page.page', refId: String(homeDe), field: 'cover' });
   return { users };

@@ -23,7 +23,7 @@ export async function registerUsers(client: StrapiClient, specs: { username: str
   const users: RecordedUser[] = [];
   for (const spec of specs) {
     const email = `${spec.username}@example.com`;
-    const password = `${spec.username[0].toUpperCase()}${spec.username.slice(1)}Pass123`;
+    const password = `${spec.username.charAt(0).toUpperCase()}${spec.username.slice(1)}Pass123`;
     const { jwt, user } = await client.send('POST', '/api/auth/local/register', { kind: 'public' }, { username: spec.username, email, password });
     users.push({ username: spec.username, email, password, id: user.id, jwt, role: spec.role, blocked: Boolean(spec.blocked) });
   }
@@ -42,7 +42,8 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
     [{ username: 'alice', role: 'authenticated' }, { username: 'bob', role: 'editor' }, { username: 'carol', role: 'authenticated', blocked: true }],
     admin,
   );
-  const alice: Auth = { kind: 'user', name: 'alice', jwt: users[0].jwt };
+  const [aliceUser, bobUser] = users as [RecordedUser, RecordedUser, RecordedUser];
+  const alice: Auth = { kind: 'user', name: 'alice', jwt: aliceUser.jwt };
 
   const create = async (plural: string, data: Record<string, unknown>, auth = admin) => (await client.send('POST', `/api/${plural}`, auth, { data })).data.id as number;
   const update = (plural: string, id: number, data: Record<string, unknown>) => client.send('PUT', `/api/${plural}/${id}`, admin, { data });
@@ -51,7 +52,7 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
   // Tags 1-5, tag 4 deleted later.
   const tag: number[] = [];
   for (const name of ['news', 'tech', 'life', 'gone', 'misc']) tag.push(await create('tags', { name }));
-  const [t1, t2, t3, t4, t5] = tag;
+  const [t1, t2, t3, t4, t5] = tag as [number, number, number, number, number];
 
   const p1 = await create('profiles', { bio: 'Writes about code.', website: 'https://ada.example.com' });
   const p2 = await create('profiles', { bio: 'Writes about life.', website: null });
@@ -101,7 +102,7 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
     secret: 'first secret',
     author: a1,
     tags: { connect: [{ id: t1 }, { id: t3 }] },
-    owner: users[0].id,
+    owner: aliceUser.id,
     seo: { metaTitle: 'Hello', metaDescription: 'First post', noIndex: false },
     links: [{ label: 'Home', url: 'https://example.com' }, { label: 'Docs', url: 'https://example.com/docs' }],
     blocks: [hero('Welcome'), { __component: 'shared.quote', text: 'Stay hungry', by: 'SJ' }, { __component: 'shared.rich-text', body: 'Some *rich* block' }],
@@ -142,7 +143,7 @@ export async function fillImport(client: StrapiClient, admin: Auth): Promise<{ u
     author: { connect: [{ id: a2 }] },
     related: [A1, A3],
     tags: [t5, t3],
-    owner: users[1].id,
+    owner: bobUser.id,
     blocks: [{ __component: 'shared.rich-text', body: 'Only text' }, hero('Second hero', { ctas: [{ label: 'Go', style: { color: 'green' } }] })],
   });
   const A6 = await create('articles', { title: 'Draft related', slug: 'draft-related', related: [A5, A2, A1], tags: [t3], author: a1, publishedAt: null, meta: { draft: true } }, alice);

@@ -144,7 +144,7 @@ function writeOutputs(outDir: string, dialect: Dialect, set: string, appDir: str
     dialects: { ...previous.dialects, [dialect]: perDialect },
   };
   writeFileSync(secretsFile, `${JSON.stringify(merged, null, 2)}\n`);
-  writeStrapiProject(outDir, `strapi-data-${set}`, sets[set], false);
+  writeStrapiProject(outDir, `strapi-data-${set}`, sets[set]!, false);
 }
 
 async function main(): Promise<void> {
@@ -171,17 +171,18 @@ async function main(): Promise<void> {
     const full: Auth = { kind: 'token', name: 'full-access', key: fullToken.accessKey };
     const client = new StrapiClient(`http://127.0.0.1:${port}`);
     const { users } = await spec.fill(client, full);
-    const alice = users[0];
+    const alice = users[0]!;
     const user: Auth = { kind: 'user', name: alice.username, jwt: alice.jwt };
     const models = readModels(spec.dir);
     await recordEntries(client, models, full);
     await recordMediaAndUsers(client, full, user);
     await spec.extra(client, full, user);
-    // How the other tokens answer: read-only reads, custom reads tags only.
-    for (const token of tokens.filter((t) => t.type !== 'full-access')) {
+    // How the other tokens answer: read-only reads everything, custom only what it was given.
+    for (const token of tokens.filter((t) => t.type !== 'full-access' && !t.expiresAt)) {
       const auth: Auth = { kind: 'token', name: token.type, key: token.accessKey };
-      const first = models.types.find((t) => t.kind === 'collectionType')!;
-      await client.record(`token.${token.type}.list`, 'GET', `/api/${first.pluralName}?sort=id:asc`, auth);
+      for (const type of models.types.filter((t) => t.kind === 'collectionType')) {
+        await client.record(`token.${token.type}.${type.pluralName}`, 'GET', `/api/${type.pluralName}?sort=id:asc`, auth);
+      }
     }
     answers = { strapiVersion, dialect, timeZone: recordTimeZone, set, recordedAt: new Date().toISOString(), requests: client.answers };
     perDialect = {
