@@ -212,7 +212,26 @@ async function transfer(input: TransferInput) {
     }
     sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
   }
+  // Users (and roles, tokens) before the links: relations may point at users.
+  const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
+  const auth = await importAuth(await readAuthTables(source), input.ir);
+  if (auth) {
+    // The server wrote roles and permissions at its first start; the imported roles replace them.
+    if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
+    for (const table of auth.tables) {
+      const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
+      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, undefined, dialect))));
+      if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
+    }
+    for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
+    files.push(...auth.files);
+    notes.push(...auth.notes);
+  } else {
+    notes.push('users, roles, API tokens and webhooks are not imported by this build of contentgen import; links to users are left out');
+  }
+  const usersImported = auth !== undefined;
   for (const link of plan.links) {
+    if (!usersImported && (link.ownerTable.target === 'up_users' || link.targetTable.target === 'up_users')) continue;
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;
@@ -241,25 +260,9 @@ async function transfer(input: TransferInput) {
     for (const link of plan.links) await target.setSequence(link.target.table, 0);
   }
 
-  const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
   const locales = localesFile(localeRows, defaultLocale);
   if (locales) files.push({ path: 'locales.json', root: 'models', kind: 'config', content: locales });
 
-  const auth = await importAuth(await readAuthTables(source), input.ir);
-  if (auth) {
-    // The server wrote roles and permissions at its first start; the imported roles replace them.
-    if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
-    for (const table of auth.tables) {
-      const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
-      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, undefined, dialect))));
-      if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
-    }
-    for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
-    files.push(...auth.files);
-    notes.push(...auth.notes);
-  } else {
-    notes.push('users, roles, API tokens and webhooks are not imported by this build of contentgen import');
-  }
   return { counts, problems: problems.all(), notes, uploads, files };
 }
 

@@ -11,6 +11,8 @@ import { snakeCase } from '../../ir/names.js';
 import type { Attribute, Component, ContentType, LinkStorage, MorphTableStorage, Schema, ScalarType } from '../../ir/types.js';
 import type { SourceDialect } from '../source/types.js';
 
+const userUid = 'plugin::users-permissions.user';
+
 /** Types whose rows the auth import (or the server itself, from files) writes. */
 export const notPlannedTypes: ReadonlySet<string> = new Set([
   'plugin::users-permissions.user',
@@ -118,7 +120,9 @@ export function planImport(source: Schema, target: Schema, dialect: SourceDialec
   const types = new Map<string, Record<string, ScalarType>>();
 
   for (const from of source.contentTypes) {
-    if (notPlannedTypes.has(from.uid)) continue;
+    // The auth import writes users; their own relations and media (an extended user type) are links like any.
+    const linksOnly = from.uid === userUid;
+    if (notPlannedTypes.has(from.uid) && !linksOnly) continue;
     const to = targetTypes.get(from.uid)!;
     const toAttributes = new Map(to.attributes.map((a) => [a.name, a]));
     const columns: ColumnMap[] = [];
@@ -135,9 +139,10 @@ export function planImport(source: Schema, target: Schema, dialect: SourceDialec
         if (a.columns && b.columns) rawColumns.push({ source: a.columns.id, target: b.columns.id }, { source: a.columns.type, target: b.columns.type });
         if (a.table && b.table) morphTables.push({ uid: from.uid, attribute: a.name, source: a.table, target: b.table });
       } else if ((a.kind === 'relation' || a.kind === 'media') && (b.kind === 'relation' || b.kind === 'media') && a.link?.owning && b.link?.owning) {
-        links.push(linkPlan(from, a, b.link, sourceTypes, targetTypes, dialect));
+        if (!linksOnly || a.name !== 'role') links.push(linkPlan(from, a, b.link, sourceTypes, targetTypes, dialect));
       }
     }
+    if (linksOnly) continue;
     const uniqueRaw = [...new Map(rawColumns.map((c) => [c.source, c])).values()];
     entries.push({
       uid: from.uid,
