@@ -204,6 +204,8 @@ async function transfer(input: TransferInput) {
       notes.push(`${entry.sourceTable}: not in the Strapi database (${entry.uid} has no rows there)`);
       continue;
     }
+    // The server writes its locales at start and keeps rows it finds by code: Strapi's replace them (ids, timestamps).
+    if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
     const duplicates = await duplicateUniques(source, entry, problems);
     for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
       if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);

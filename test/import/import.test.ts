@@ -16,6 +16,7 @@ import {
   loadStrapiSecrets,
   restoreStrapiProject,
   strapiDataDir,
+  strapiDataSets,
   type RecordedRequest,
   type RestoredStrapiProject,
   type StrapiDialect,
@@ -61,17 +62,19 @@ function comparableBody(value: unknown, dialect: StrapiDialect, key = '', depth 
 
 const dialects: readonly StrapiDialect[] = (process.env.CG_IMPORT_SOURCES?.split(',') as StrapiDialect[] | undefined) ?? ['sqlite', 'postgres', 'mariadb'];
 
-describe.each(dialects)('import of the "import" set recorded on Strapi %s', (dialect) => {
-  const answers = loadStrapiAnswers('import', dialect);
-  const secrets = loadStrapiSecrets('import');
+const sets = strapiDataSets.flatMap((set) => dialects.map((dialect) => [set, dialect] as const));
+
+describe.each(sets)('import of the "%s" set recorded on Strapi %s', (set, dialect) => {
+  const answers = loadStrapiAnswers(set, dialect);
+  const secrets = loadStrapiSecrets(set);
   let project: RestoredStrapiProject;
   let built: BuiltServer;
   let server: RunningServer;
   let fullAccess: string;
 
   beforeAll(async () => {
-    project = await restoreStrapiProject('import', dialect);
-    built = await buildModels(strapiDataDir('import'), `import-${dialect}`);
+    project = await restoreStrapiProject(set, dialect);
+    built = await buildModels(strapiDataDir(set), `${set}-${dialect}`);
     const result = await runImport({
       project: project.dir,
       serverDir: built.dir,

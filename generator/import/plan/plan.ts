@@ -18,7 +18,6 @@ export const notPlannedTypes: ReadonlySet<string> = new Set([
   'plugin::users-permissions.user',
   'plugin::users-permissions.role',
   'plugin::users-permissions.permission',
-  'plugin::i18n.locale',
 ]);
 
 export interface ColumnMap {
