@@ -27,7 +27,7 @@ export async function writeModels(dir: string): Promise<string> {
 }
 
 const stamps = 'created_at datetime, updated_at datetime, created_by_id integer, updated_by_id integer';
-const ddl = `
+export const strapiShapedDdl = `
 CREATE TABLE articles (id integer PRIMARY KEY AUTOINCREMENT, title varchar(255), slug varchar(255), description text, content text, status varchar(255),
   views integer, rating float, price float, impressions bigint, featured boolean, publish_date date, reading_time time, last_reviewed_at datetime,
   metadata json, editor_note text, ${stamps}, published_at datetime);
@@ -69,7 +69,7 @@ export interface StrapiShapedOptions {
 export async function writeStrapiDatabase(file: string, uploads: string, options: StrapiShapedOptions = {}): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const db = new Database(file);
-  db.exec(ddl);
+  db.exec(strapiShapedDdl);
   const insert = (table: string, rows: Record<string, unknown>[]) => {
     for (const row of rows) {
       const columns = Object.keys(row);
