@@ -116,12 +116,15 @@ describe('import from a Strapi-shaped SQLite database', () => {
 
 describe('planted problems', () => {
   let planted: string;
+  let plantedModels: string;
   let target: BuiltServer;
 
   beforeAll(async () => {
     planted = await tempDir('import-planted');
+    // Models of its own: an import writes the Strapi database's permissions.json beside them.
+    plantedModels = await writeModels(planted);
     await writeStrapiDatabase(path.join(planted, 'strapi.db'), path.join(planted, 'uploads'), { planted: true });
-    target = await buildModels(models, 'import-planted');
+    target = await buildModels(plantedModels, 'import-planted');
   }, 180_000);
 
   afterAll(async () => {
@@ -131,6 +134,7 @@ describe('planted problems', () => {
 
   const plantedOptions = (extra: Partial<ImportOptions>): ImportOptions => ({
     ...options(extra),
+    project: plantedModels,
     serverDir: target.dir,
     from: path.join(planted, 'strapi.db'),
     uploads: path.join(planted, 'uploads'),
@@ -165,6 +169,7 @@ describe('planted problems', () => {
     const server2 = await startServer(target.dir);
     try {
       const tags = await client(server2.url).get('/api/tags?sort=id');
+      expect(tags.status, `${JSON.stringify(tags.body)}\n${server2.output()}`).toBe(200);
       expect(tags.body.data.map((t: any) => [t.id, t.attributes.name])).toEqual([[1, 'a'], [2, 'b'], [3, 'c'], [4, null]]);
     } finally {
       await server2.stop();
