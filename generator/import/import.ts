@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSchema } from '../pipeline.js';
 import type { Provider } from '../ir/scalars.js';
-import type { Schema } from '../ir/types.js';
+import type { ScalarType, Schema } from '../ir/types.js';
 import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
@@ -61,7 +61,7 @@ export interface ImportResult {
 const serverOwnedTables = new Set(['_prisma_migrations', 'i18n_locale', 'up_roles', 'up_permissions', 'up_permissions_role_links', 'contentgen_component_ids']);
 
 interface AuthImport {
-  readonly tables: readonly { readonly table: string; readonly rows: readonly Record<string, unknown>[] }[];
+  readonly tables: readonly { readonly table: string; readonly rows: readonly Record<string, unknown>[]; readonly types?: Readonly<Record<string, ScalarType>> }[];
   readonly files: readonly { readonly path: string; readonly root: 'models' | 'server'; readonly kind: string; readonly content: string }[];
   readonly problems: readonly { readonly table: string; readonly rows: readonly number[]; readonly message: string; readonly fix: string }[];
   readonly notes: readonly string[];
@@ -216,13 +216,13 @@ async function transfer(input: TransferInput) {
   }
   // Users (and roles, tokens) before the links: relations may point at users.
   const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
-  const auth = await importAuth(await readAuthTables(source), input.ir);
+  const auth = await importAuth(source, input.ir);
   if (auth) {
     // The server wrote roles and permissions at its first start; the imported roles replace them.
     if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
     for (const table of auth.tables) {
       const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
-      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, undefined, dialect))));
+      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, table.types?.[c], dialect))));
       if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
     }
     for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
@@ -302,12 +302,22 @@ function localesFile(rows: readonly NormalizedRow[], defaultLocale: string): str
   return `${JSON.stringify({ defaultLocale: chosen, locales }, null, 2)}\n`;
 }
 
-/** The users-permissions import (generator/import/auth/), when this build has it. */
-async function importAuth(tables: StrapiAuthTables, ir: Schema): Promise<AuthImport | undefined> {
+interface AuthModule {
+  importAuth?: (tables: StrapiAuthTables, options: { ir: Schema }) => AuthImport;
+  /** The server's user columns and their types, the project's own attributes included. */
+  userColumnTypes?: (ir: Schema) => Record<string, ScalarType>;
+}
+
+/**
+ * The users-permissions import (generator/import/auth/: pure functions of the rows read
+ * here), when this build has it: loaded by path so that the content import stands without it.
+ */
+async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport | undefined> {
   const entry = new URL('./auth/index.ts', import.meta.url);
   if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry.pathname).href)) as { importAuth?: (t: StrapiAuthTables, o: { ir: Schema }) => AuthImport };
-  return module.importAuth?.(tables, { ir });
+  const module = (await import(pathToFileURL(entry.pathname).href)) as AuthModule;
+  if (!module.importAuth) return undefined;
+  return module.importAuth(await readAuthTables(source, module.userColumnTypes?.(ir) ?? {}), { ir });
 }
 
 let lastProgress = 0;
