@@ -112,6 +112,14 @@ describe('import from a Strapi-shaped SQLite database', () => {
     expect(again.ok).toBe(false);
     expect(again.error).toMatch(/not empty: .*articles \(3\)/);
   });
+
+  it('--replace empties the target first: the same rows again', async () => {
+    const replaced = await runImport(options({ replace: true }));
+    expect(replaced.ok, replaced.error).toBe(true);
+    expect(replaced.counts.get('articles')).toBe(3);
+    const list = await api.get('/api/articles?sort=id&populate=tags');
+    expect(list.body.data.map((e: any) => [e.id, e.attributes.tags.data.map((t: any) => t.id)])).toEqual([[1, [3, 1, 2]], [4, [3]]]);
+  });
 });
 
 describe('planted problems', () => {

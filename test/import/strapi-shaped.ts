@@ -27,6 +27,7 @@ export async function writeModels(dir: string): Promise<string> {
 }
 
 const stamps = 'created_at datetime, updated_at datetime, created_by_id integer, updated_by_id integer';
+/** Strapi's DDL on SQLite, with the indexes it makes on join columns (`_fk`, `_inv_fk`, `_entity_fk`, `_id_column_index`). */
 export const strapiShapedDdl = `
 CREATE TABLE articles (id integer PRIMARY KEY AUTOINCREMENT, title varchar(255), slug varchar(255), description text, content text, status varchar(255),
   views integer, rating float, price float, impressions bigint, featured boolean, publish_date date, reading_time time, last_reviewed_at datetime,
@@ -54,6 +55,14 @@ CREATE TABLE upload_folders (id integer PRIMARY KEY AUTOINCREMENT, name varchar(
 CREATE TABLE upload_folders_parent_links (id integer PRIMARY KEY AUTOINCREMENT, folder_id integer, inv_folder_id integer, folder_order float);
 CREATE TABLE files_folder_links (id integer PRIMARY KEY AUTOINCREMENT, file_id integer, folder_id integer, file_order float);
 CREATE TABLE i18n_locale (id integer PRIMARY KEY AUTOINCREMENT, name varchar(255), code varchar(255), ${stamps});
+CREATE INDEX articles_components_entity_fk ON articles_components (entity_id);
+CREATE INDEX globals_components_entity_fk ON globals_components (entity_id);
+CREATE INDEX components_shared_links_author_links_fk ON components_shared_links_author_links (link_id);
+CREATE INDEX files_related_morphs_id_column_index ON files_related_morphs (related_id);
+CREATE INDEX articles_author_links_fk ON articles_author_links (article_id);
+CREATE INDEX articles_author_links_inv_fk ON articles_author_links (author_id);
+CREATE INDEX articles_tags_links_fk ON articles_tags_links (article_id);
+CREATE INDEX articles_tags_links_inv_fk ON articles_tags_links (tag_id);
 CREATE TABLE strapi_core_store_settings (id integer PRIMARY KEY AUTOINCREMENT, key varchar(255), value text, type varchar(255), environment varchar(255), tag varchar(255));
 `;
 
