@@ -210,7 +210,7 @@ async function transfer(input: TransferInput) {
     for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
       if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);
       await write(entry.targetTable, batch.columns, batch.rows);
-      progress(log, entry.targetTable, counts.get(entry.targetTable) ?? 0);
+      progress(entry.targetTable, counts.get(entry.targetTable) ?? 0);
     }
     sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
   }
@@ -243,7 +243,7 @@ async function transfer(input: TransferInput) {
     } else {
       for await (const batch of readLinks(source, tables, link, problems)) await write(link.target.table, ['id', ...columns], toRows(batch));
     }
-    progress(log, link.target.table, counts.get(link.target.table) ?? 0);
+    progress(link.target.table, counts.get(link.target.table) ?? 0);
   }
   await reportOrphanMorphs(source, tables, plan.links, problems);
   for (const morph of plan.morphTables) {
@@ -272,7 +272,6 @@ async function transfer(input: TransferInput) {
 async function reportOrphanMorphs(source: StrapiSource, tables: ReadonlySet<string>, links: readonly LinkPlan[], problems: ProblemLog): Promise<void> {
   if (!tables.has('files_related_morphs')) return;
   const known = new Set(links.filter((l) => l.kind === 'media').map((l) => `${l.uid}#${l.attribute}`));
-  const q = source.quote;
   for await (const batch of source.select(`SELECT id, related_type, field FROM files_related_morphs ORDER BY id`, [], {})) {
     for (const r of batch) {
       const type = String(r.related_type);
@@ -280,7 +279,6 @@ async function reportOrphanMorphs(source: StrapiSource, tables: ReadonlySet<stri
       problems.add({ level: 'notice', table: 'files_related_morphs', kind: 'orphan media link', rows: [Number(r.id)], message: `links a file to ${type}.${String(r.field)}, which the models do not have`, fix: 'nothing: Strapi shows these nowhere; they are left out' });
     }
   }
-  void q;
 }
 
 async function coreStoreValue(source: StrapiSource, tables: ReadonlySet<string>, key: string): Promise<string | undefined> {
@@ -321,11 +319,11 @@ async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport 
 }
 
 let lastProgress = 0;
-function progress(log: (line: string) => void, table: string, rows: number): void {
+/** Rows so far of the table being written, on one terminal line (a terminal only). */
+function progress(table: string, rows: number): void {
   if (!process.stderr.isTTY) return;
   const now = Date.now();
   if (now - lastProgress < 200) return;
   lastProgress = now;
   process.stderr.write(`\r  ${table}: ${rows} rows\u001b[K`);
-  void log;
 }

@@ -85,6 +85,7 @@ export async function localizationLinks(source: StrapiSource, tables: ReadonlySe
     const root = find(id);
     groups.set(root, [...(groups.get(root) ?? []), id]);
   }
+  await reportLocaleClashes(source, plan, [...groups.values()], problems);
   const pairs: { owner: number; target: number; order: number }[] = [];
   for (const members of groups.values()) {
     members.sort((a, b) => a - b);
@@ -95,4 +96,34 @@ export async function localizationLinks(source: StrapiSource, tables: ReadonlySe
   }
   const position = new Map(pairs.map((p) => [`${p.owner}#${p.target}`, p.order]));
   return pairs.map((p, i) => ({ id: i + 1, owner: p.owner, target: p.target, order: p.order, inverseOrder: position.get(`${p.target}#${p.owner}`)! }));
+}
+
+/** A localization group with two entries of one locale: kept, but contentgen shows one per locale. */
+async function reportLocaleClashes(source: StrapiSource, plan: LinkPlan, groups: readonly number[][], problems: ProblemLog): Promise<void> {
+  const ids = groups.flat();
+  const locales = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    for await (const batch of source.select(`SELECT id, locale FROM ${source.quote(plan.ownerTable.source)} WHERE id IN (${chunk.join(', ')})`, [], {})) {
+      for (const r of batch) locales.set(Number(r.id), String(r.locale));
+    }
+  }
+  for (const members of groups) {
+    const seen = new Map<string, number>();
+    for (const id of members) {
+      const locale = locales.get(id) ?? 'null';
+      if (!seen.has(locale)) {
+        seen.set(locale, id);
+        continue;
+      }
+      problems.add({
+        level: 'notice',
+        table: plan.source.table,
+        kind: 'locale twice in a group',
+        rows: [seen.get(locale)!, id],
+        message: `entries ${seen.get(locale)} and ${id} of ${plan.ownerTable.source} are localizations of each other in the same locale "${locale}"`,
+        fix: 'kept as they are; unlink one of them in Strapi first if the group should have one entry per locale',
+      });
+    }
+  }
 }
