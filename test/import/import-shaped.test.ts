@@ -10,6 +10,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportOptions } from '../../generator/import/import.js';
+import { runCli } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
 import { tempDir } from '../helpers/paths.js';
 import { buildModels, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -119,6 +120,24 @@ describe('import from a Strapi-shaped SQLite database', () => {
     expect(replaced.counts.get('articles')).toBe(3);
     const list = await api.get('/api/articles?sort=id&populate=tags');
     expect(list.body.data.map((e: any) => [e.id, e.attributes.tags.data.map((t: any) => t.id)])).toEqual([[1, [3, 1, 2]], [4, [3]]]);
+  });
+});
+
+describe('the command', () => {
+  it('contentgen import --dry-run prints per table what would move and the notes, and writes nothing', async () => {
+    const before = await runImport(options({ dryRun: true }));
+    const { code, stdout } = await runCli('import', models, '-o', built.dir, '--from', path.join(dir, 'strapi.db'), '--uploads', path.join(dir, 'uploads'), '--dry-run');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/would import:\n(.|\n)*articles_tags_links +4\n/);
+    expect(stdout).toMatch(/note: files_related_morphs: links a file to api::gone.gone.image/);
+    expect(before.counts).toEqual((await runImport(options({ dryRun: true }))).counts);
+  });
+
+  it('refuses wrong usage with exit code 2', async () => {
+    expect((await runCli('import')).code).toBe(2);
+    const zone = await runCli('import', models, '-o', built.dir, '--time-zone', 'Mars/Olympus');
+    expect(zone.code).toBe(2);
+    expect(zone.stderr).toMatch(/not an IANA time zone/);
   });
 });
 
