@@ -69,14 +69,17 @@ export function roleDefinitions(ir: Schema): RoleDefinition[] {
   return [...types].sort(compare).map((type) => {
     const declared = ir.permissions[type] ?? [];
     const defaults = type === 'public' || type === 'authenticated' ? defaultRoleActions[type] : [];
-    const known = defaultRoles[type];
     return {
       type,
-      name: known?.name ?? roleName(type),
-      description: known?.description ?? `Role "${type}" declared in permissions.json.`,
+      ...roleIdentity(type),
       actions: [...new Set([...defaults, ...declared])].sort(compare),
     };
   });
+}
+
+/** The name and description a role gets in up_roles: the built-in ones', or made of its type. */
+export function roleIdentity(type: string): { name: string; description: string } {
+  return defaultRoles[type] ?? { name: roleName(type), description: `Role "${type}" declared in permissions.json.` };
 }
 
 /** `content-editor` → `Content editor`. */
