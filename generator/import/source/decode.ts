@@ -123,10 +123,11 @@ export function wallTimeToInstant(parts: readonly [number, number, number, numbe
   const [y, mo, d, h, mi, s, ms] = parts;
   const asUtc = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return new Date(asUtc);
-  let instant = asUtc - zoneOffset(asUtc, timeZone);
-  const second = asUtc - zoneOffset(instant, timeZone);
-  if (second !== instant) instant = Math.min(instant, second);
-  return new Date(instant);
+  // The zone's offsets half a day either side: a wall time means `asUtc - offset` for one of them
+  // (both in a repeated hour: the earlier is taken; neither in a skipped hour: the one before it).
+  const candidates = [zoneOffset(asUtc - 43_200_000, timeZone), zoneOffset(asUtc + 43_200_000, timeZone)].map((offset) => asUtc - offset);
+  const valid = candidates.filter((t) => asUtc - zoneOffset(t, timeZone) === t);
+  return new Date(valid.length ? Math.min(...valid) : candidates[0]!);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
