@@ -22,11 +22,14 @@ const mainHelp = `contentgen: generate a standalone Koa server (Strapi v4 compat
 
 Usage:
   contentgen build <project-or-models-dir> [-o <out>] [--db sqlite|postgresql|mysql] [--check] [--force]
+  contentgen import <strapi-project> -o <server-dir> [--from <db>] [--dry-run] [--replace] [--skip-invalid]
   contentgen --help
   contentgen build --help
+  contentgen import --help
 
 Commands:
   build    validate the models and emit the server into the output folder
+  import   move a Strapi v4 project's database and uploads into the built server (work in progress)
 `;
 
 const buildHelp = `Usage: contentgen build <project-or-models-dir> [options]
@@ -51,6 +54,8 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     out.write(mainHelp);
     return command === undefined ? 2 : 0;
   }
+  // Loaded on demand: the import's database drivers are not needed to build.
+  if (command === 'import') return (await import('./import/cli.js')).importMain(rest, out, err);
   if (command !== 'build') {
     err.write(`contentgen: unknown command "${command}"\n\n${mainHelp}`);
     return 2;

@@ -51,20 +51,31 @@ export type BuildResult =
       readonly stale?: readonly StaleFile[];
     };
 
-/** Loads, validates and emits in memory; touches nothing on disk but reads. */
-export async function generate(options: BuildOptions): Promise<BuildResult> {
+/**
+ * load → validate → buildIr: the IR of a project or models folder for `provider`, as a build
+ * makes it (`contentgen import` plans from the same IR).
+ */
+export async function loadSchema(options: Pick<BuildOptions, 'modelsDir' | 'outDir' | 'provider'>) {
   const input = await resolveInput(options.modelsDir);
-  if (input.error) return { ok: false, errors: [{ file: input.errorFile ?? 'package.json', pointer: '', message: input.error }], input };
+  if (input.error) return { ok: false as const, errors: [{ file: input.errorFile ?? 'package.json', pointer: '', message: input.error }], input };
   const userCode = await loadUserCode(options.outDir);
   const loaded = await loadModels(input.modelsDir, input.plugins);
   const projectCustomFields = input.project ? await loadProjectCustomFields(input.project) : undefined;
   const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}), ...(projectCustomFields ? { projectCustomFields } : {}) };
   const { errors, warnings: modelWarnings } = checkModels(models);
-  if (errors.length > 0) return { ok: false, errors, input };
+  if (errors.length > 0) return { ok: false as const, errors, input };
 
   const ir = buildIr(models, options.provider);
   // Names the database would cut into one (PostgreSQL's 63 bytes): refused like a model error.
-  if (ir.databaseNames?.errors.length) return { ok: false, errors: ir.databaseNames.errors, input };
+  if (ir.databaseNames?.errors.length) return { ok: false as const, errors: ir.databaseNames.errors, input };
+  return { ok: true as const, input, ir, userCode, modelWarnings };
+}
+
+/** Loads, validates and emits in memory; touches nothing on disk but reads. */
+export async function generate(options: BuildOptions): Promise<BuildResult> {
+  const loadedSchema = await loadSchema(options);
+  if (!loadedSchema.ok) return loadedSchema;
+  const { input, ir, userCode, modelWarnings } = loadedSchema;
   const pluginErrors = communityPluginSettings(ir).errors;
   if (pluginErrors.length > 0) return { ok: false, errors: pluginErrors, input };
   // src/extensions/graphql.ts is the GraphQL plugin's: read only when the project installs it.

@@ -142,6 +142,23 @@ export function loadProjectConfig(root: string, options: { environment?: string;
   };
 }
 
+/**
+ * One more config file evaluated the same way (`config/<name>` merged with
+ * `config/env/<NODE_ENV>/<name>`, `.env` under the environment): `contentgen import` reads
+ * `config/database` to find the Strapi database. Undefined when the project has no such file.
+ */
+export function evaluateProjectConfigFile(root: string, name: string, options: { environment?: string; env?: NodeJS.ProcessEnv } = {}): unknown {
+  const environment = options.environment ?? options.env?.NODE_ENV ?? process.env.NODE_ENV ?? 'development';
+  const variables = { ...readDotEnv(root), ...(options.env ?? process.env) };
+  let value: unknown = undefined;
+  for (const file of [findConfigFile(root, path.join('config', name)), findConfigFile(root, path.join('config', 'env', environment, name))]) {
+    if (!file) continue;
+    const evaluated = evaluateFile(root, file, makeEnv(variables, [], undefined), new Set());
+    value = value === undefined ? evaluated : merge(value, evaluated);
+  }
+  return value;
+}
+
 function findConfigFile(root: string, stem: string): string | undefined {
   for (const ext of ['.js', '.cjs', '.ts', '.json']) {
     if (existsSync(path.join(root, stem + ext))) return stem + ext;

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench:import` (issue 26, "Large data"): `contentgen import` of a Strapi-shaped SQLite
+ * database (test/import/strapi-shaped.ts: the blog models with media and a relation inside
+ * components) holding N articles (default 100,000), each with an author, a category, two tags
+ * (manyToMany), an seo component with an image, two links (one with an author) and a two-block
+ * dynamic zone, into a server built from the same models on SQLite. Measures rows written per
+ * second and the import process's peak RSS (sampled), and writes bench/results-import.json.
+ *
+ *   npm run bench:import                 100,000 articles
+ *   npm run bench:import -- --articles 20000
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { runImport } from '../generator/import/import.js';
+import { strapiShapedDdl, writeModels } from '../test/import/strapi-shaped.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { articles: { type: 'string', default: '100000' }, keep: { type: 'boolean', default: false } } });
+const articles = Number(values.articles);
+const dir = path.join(root, '.tmp', `bench-import-${process.pid}`);
+
+function seed(file: string): number {
+  const db = new Database(file);
+  db.exec(strapiShapedDdl);
+  const t = Date.parse('2026-01-01T00:00:00Z');
+  let rows = 0;
+  const insert = (table: string, columns: string[]) => {
+    const statement = db.prepare(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+    return (...values: unknown[]) => {
+      statement.run(...values);
+      rows++;
+    };
+  };
+  db.transaction(() => {
+    const authors = insert('authors', ['id', 'name', 'email', 'created_at', 'updated_at']);
+    const tags = insert('tags', ['id', 'name', 'created_at', 'updated_at']);
+    for (let i = 1; i <= 1000; i++) authors(i, `Author ${i}`, `a${i}@example.com`, t, t);
+    for (let i = 1; i <= 1000; i++) tags(i, `tag ${i}`, t, t);
+    insert('categories', ['id', 'name', 'slug', 'created_at', 'updated_at'])(1, 'News', 'news', t, t);
+    insert('files', ['id', 'name', 'hash', 'ext', 'mime', 'size', 'url', 'provider', 'folder_path', 'created_at', 'updated_at'])(1, 'a.png', 'a_1', '.png', 'image/png', 1, 'https://cdn.example.com/a_1.png', 'aws-s3', '/', t, t);
+    const article = insert('articles', ['id', 'title', 'slug', 'views', 'price', 'impressions', 'featured', 'publish_date', 'metadata', 'created_at', 'updated_at', 'published_at']);
+    const author = insert('articles_author_links', ['article_id', 'author_id', 'article_order']);
+    const category = insert('articles_category_links', ['article_id', 'category_id', 'article_order']);
+    const tag = insert('articles_tags_links', ['article_id', 'tag_id', 'tag_order', 'article_order']);
+    const join = insert('articles_components', ['entity_id', 'component_id', 'component_type', 'field', 'order']);
+    const seo = insert('components_shared_seos', ['id', 'meta_title', 'meta_description']);
+    const link = insert('components_shared_links', ['id', 'label', 'url']);
+    const linkAuthor = insert('components_shared_links_author_links', ['link_id', 'author_id']);
+    const quote = insert('components_shared_quotes', ['id', 'title', 'body']);
+    const rich = insert('components_shared_rich_texts', ['id', 'body']);
+    const morph = insert('files_related_morphs', ['file_id', 'related_id', 'related_type', 'field', 'order']);
+    for (let i = 1; i <= articles; i++) {
+      article(i, `Article ${i}`, `article-${i}`, i % 1000, 9.99, BigInt(i) * 1_000_000_007n, i % 2, '2024-01-15', '{"n":1}', t + i, t + i, i % 10 ? t + i : null);
+      author(i, (i % 1000) + 1, i / 1000);
+      category(i, 1, i);
+      tag(i, (i % 1000) + 1, 1, i / 1000);
+      tag(i, ((i + 7) % 1000) + 1, 2, i / 1000);
+      seo(i, `Seo ${i}`, 'description');
+      join(i, i, 'shared.seo', 'seo', null);
+      morph(1, i, 'shared.seo', 'shareImage', 1);
+      link(2 * i - 1, 'Home', 'https://example.com');
+      link(2 * i, 'Docs', 'https://example.com/docs');
+      linkAuthor(2 * i, (i % 1000) + 1);
+      join(i, 2 * i, 'shared.link', 'links', 1);
+      join(i, 2 * i - 1, 'shared.link', 'links', 2);
+      quote(i, 'Quote', 'Body');
+      rich(i, 'Some **rich** text');
+      join(i, i, 'shared.quote', 'blocks', 1);
+      join(i, i, 'shared.rich-text', 'blocks', 2);
+    }
+  })();
+  db.close();
+  return rows;
+}
+
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+try {
+  const models = await writeModels(dir);
+  const file = path.join(dir, 'strapi.db');
+  const sourceRows = seed(file);
+  const server = path.join(dir, 'server');
+  const built = spawnSync(process.execPath, [path.join(root, 'bin', 'contentgen.js'), 'build', models, '-o', server], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(built.stderr);
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+  const started = performance.now();
+  const result = await runImport({ project: models, serverDir: server, from: file, dryRun: false, replace: false, skipInvalid: false, env: { ...process.env, DATABASE_URL: `file:${path.join(server, 'data', 'bench.db')}` } });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  if (!result.ok) throw new Error(result.error);
+  const written = [...result.counts.values()].reduce((a, b) => a + b, 0);
+  const figures = {
+    date: new Date().toISOString(),
+    machine: 'this project\'s 2-core machine (shared)',
+    articles,
+    sourceRows,
+    rowsWritten: written,
+    seconds: Math.round(seconds * 10) / 10,
+    rowsPerSecond: Math.round(written / seconds),
+    sourceRowsPerSecond: Math.round(sourceRows / seconds),
+    peakRssMb: Math.round(peakRss / 1024 / 1024),
+    counts: Object.fromEntries(result.counts),
+  };
+  writeFileSync(path.join(root, 'bench', 'results-import.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(figures);
+} finally {
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}

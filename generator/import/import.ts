@@ -1,0 +1,329 @@
+/**
+ * `contentgen import`, readable in one function: source → plan → (check + write) → files.
+ *
+ * One pass reads every Strapi table a batch at a time and hands each batch to a sink: a
+ * counter for --dry-run, the server's database otherwise (all inside one transaction). The
+ * checks run in the same pass; a real run that found problems rolls the transaction back (the
+ * target is left as it was) unless --skip-invalid, which leaves the rows out and reports them.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadSchema } from '../pipeline.js';
+import type { Provider } from '../ir/scalars.js';
+import type { ScalarType, Schema } from '../ir/types.js';
+import { formatModelError } from '../validate/model-error.js';
+import { ProblemLog, type Problem } from './check/problems.js';
+import { all, type FoldContext } from './plan/components.js';
+import { duplicateUniques, entryBatches } from './plan/entries.js';
+import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
+import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
+import { readAuthTables } from './source/auth-tables.js';
+import { locateSource, openSource, type SourceLocation } from './source/locate.js';
+import type { NormalizedRow, StrapiAuthTables, StrapiSource } from './source/types.js';
+import { encodeValue } from './write/encode.js';
+import { migrateServerDatabase, serverDatabase } from './write/server-target.js';
+import { openTarget, type TargetDatabase } from './write/target.js';
+import { UploadCopies } from './write/uploads.js';
+
+export interface ImportOptions {
+  /** The Strapi project (or its src/ models folder with --from). */
+  readonly project: string;
+  /** The server built from it (`contentgen build … -o`). */
+  readonly serverDir: string;
+  readonly from?: string;
+  readonly uploads?: string;
+  readonly dryRun: boolean;
+  readonly replace: boolean;
+  readonly skipInvalid: boolean;
+  /** IANA zone the Strapi server wrote PostgreSQL/MySQL timestamps in (default: this process's). */
+  readonly timeZone?: string;
+  readonly batchSize?: number;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Progress and summary lines. */
+  readonly log?: (line: string) => void;
+}
+
+export interface ImportResult {
+  readonly ok: boolean;
+  /** Rows per contentgen table (written, or that would be with --dry-run). */
+  readonly counts: ReadonlyMap<string, number>;
+  readonly problems: readonly Problem[];
+  readonly notes: readonly string[];
+  /** Why nothing was done (bad input, a target that is not empty…). */
+  readonly error?: string;
+  readonly reportPath?: string;
+  readonly filesCopied?: number;
+}
+
+/** Tables the server rewrites at every start from its files: their rows do not make a target "not empty". */
+const serverOwnedTables = new Set(['_prisma_migrations', 'i18n_locale', 'up_roles', 'up_permissions', 'up_permissions_role_links', 'contentgen_component_ids']);
+
+interface AuthImport {
+  readonly tables: readonly { readonly table: string; readonly rows: readonly Record<string, unknown>[]; readonly types?: Readonly<Record<string, ScalarType>> }[];
+  readonly files: readonly { readonly path: string; readonly root: 'models' | 'server'; readonly kind: string; readonly content: string }[];
+  readonly problems: readonly { readonly table: string; readonly rows: readonly number[]; readonly message: string; readonly fix: string }[];
+  readonly notes: readonly string[];
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportResult> {
+  const log = options.log ?? (() => {});
+  const env = options.env ?? process.env;
+  const fail = (error: string): ImportResult => ({ ok: false, counts: new Map(), problems: [], notes: [], error });
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  const location = locateSource(options.project, options.from, env);
+  if (typeof location === 'string') return fail(location);
+  const database = options.dryRun && !existsSync(path.join(options.serverDir, 'prisma', 'migrations')) ? undefined : await serverDatabase(options.serverDir, env);
+  if (!options.dryRun && !existsSync(path.join(options.serverDir, 'prisma', 'migrations'))) return fail(`${options.serverDir} is not a server contentgen built (no prisma/migrations): run contentgen build ${options.project} -o ${options.serverDir} first`);
+  const targetProvider: Provider = database?.provider ?? 'sqlite';
+
+  // The IR twice: Strapi's names in its database, and contentgen's in the server's.
+  const sourceSchema = await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: location.dialect === 'postgresql' ? 'postgresql' : 'sqlite' });
+  if (!sourceSchema.ok) return fail(`the models of ${options.project} do not build:\n${sourceSchema.errors.map((e) => `  ${formatModelError(e)}`).join('\n')}`);
+  const targetSchema = targetProvider === (location.dialect === 'postgresql' ? 'postgresql' : 'sqlite') ? sourceSchema : await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: targetProvider });
+  if (!targetSchema.ok) return fail('the models do not build for the server\'s database');
+  const plan = planImport(sourceSchema.ir, targetSchema.ir, location.dialect);
+
+  const source = openSource(location, timeZone);
+  log(`reading ${describe(location)}${location.dialect === 'sqlite' ? '' : ` (timestamps read as ${timeZone} wall time; --time-zone to change)`}`);
+  let target: TargetDatabase | undefined;
+  try {
+    if (!options.dryRun && database) {
+      const applied = await migrateServerDatabase(options.serverDir, database);
+      if (applied.length) log(`applied the server's migrations: ${applied.join(', ')}`);
+      target = await openTarget(database.url, options.serverDir);
+      log(`writing ${database.provider} database of ${options.serverDir} (${database.from})`);
+      const refusal = await checkTarget(target, plan, options.replace);
+      if (refusal) return fail(refusal);
+      await target.begin();
+      if (options.replace) await clearTarget(target, plan);
+    }
+    const run = await transfer({ source, target, plan, options, ir: targetSchema.ir, dialect: targetProvider, log });
+    const errors = run.problems.filter((p) => p.level === 'error');
+    if (target) {
+      if (errors.length > 0 && !options.skipInvalid) {
+        await target.rollback();
+        return { ok: false, counts: run.counts, problems: run.problems, notes: run.notes, error: `${errors.length} problem(s) found: nothing was written (fix them, or --skip-invalid to leave those rows out)` };
+      }
+      await target.commit();
+    }
+    if (options.dryRun) return { ok: errors.length === 0, counts: run.counts, problems: run.problems, notes: run.notes };
+
+    const filesCopied = await run.uploads.copyTo(options.serverDir);
+    for (const file of run.files) {
+      const dir = file.root === 'models' ? sourceSchema.input.modelsDir : options.serverDir;
+      const full = path.join(dir, file.path);
+      await mkdir(path.dirname(full), { recursive: true });
+      const before = await readFile(full, 'utf8').catch(() => undefined);
+      if (before === file.content) continue;
+      await writeFile(full, file.content, file.kind === 'secrets' ? { mode: 0o600 } : {});
+      run.notes.push(`wrote ${path.relative(process.cwd(), full)}${file.root === 'models' ? ': run contentgen build again so the server takes it' : ''}`);
+    }
+    let reportPath: string | undefined;
+    if (errors.length > 0) {
+      const { skippedReport } = await import('./check/problems.js');
+      reportPath = path.join(options.serverDir, 'import-skipped.md');
+      await writeFile(reportPath, skippedReport(errors, new Date()));
+    }
+    return { ok: true, counts: run.counts, problems: run.problems, notes: run.notes, filesCopied, ...(reportPath ? { reportPath } : {}) };
+  } catch (e) {
+    await target?.rollback().catch(() => {});
+    throw e;
+  } finally {
+    await target?.close();
+    await source.close();
+  }
+}
+
+function describe(location: SourceLocation): string {
+  return location.dialect === 'sqlite' ? `SQLite database ${location.file}` : `${location.dialect} database ${location.url.replace(/:[^:@/]*@/, ':***@')}`;
+}
+
+/** Every table the import writes. */
+function writtenTables(plan: ImportPlan): string[] {
+  return [
+    ...plan.links.map((l) => l.target.table),
+    ...plan.morphTables.map((m) => m.target.table),
+    'up_users_role_links',
+    'strapi_api_tokens',
+    'up_users',
+    ...plan.entries.map((e) => e.targetTable),
+  ];
+}
+
+async function checkTarget(target: TargetDatabase, plan: ImportPlan, replace: boolean): Promise<string | undefined> {
+  if (replace) return undefined;
+  const tables = await target.tables();
+  const filled: string[] = [];
+  for (const table of writtenTables(plan)) {
+    if (serverOwnedTables.has(table) || !tables.has(table)) continue;
+    const n = await target.count(table);
+    if (n > 0) filled.push(`${table} (${n})`);
+  }
+  return filled.length ? `the server's database is not empty: ${filled.join(', ')}; --replace deletes what it holds first` : undefined;
+}
+
+async function clearTarget(target: TargetDatabase, plan: ImportPlan): Promise<void> {
+  const tables = await target.tables();
+  for (const table of [...writtenTables(plan), 'up_permissions_role_links', 'up_permissions', 'up_roles', 'contentgen_component_ids']) if (tables.has(table)) await target.clear(table);
+}
+
+interface TransferInput {
+  readonly source: StrapiSource;
+  readonly target: TargetDatabase | undefined;
+  readonly plan: ImportPlan;
+  readonly options: ImportOptions;
+  readonly ir: Schema;
+  readonly dialect: Provider;
+  readonly log: (line: string) => void;
+}
+
+async function transfer(input: TransferInput) {
+  const { source, target, plan, options, dialect, log } = input;
+  const problems = new ProblemLog();
+  const notes: string[] = [];
+  const counts = new Map<string, number>();
+  const tables = await source.tables();
+  const write = async (table: string, columns: readonly string[], rows: unknown[][]) => {
+    counts.set(table, (counts.get(table) ?? 0) + rows.length);
+    if (target && rows.length) await target.insert(table, columns, rows);
+  };
+  const fold: FoldContext = { source, tables, components: plan.components, problems, highestIds: new Map(), placed: new Set() };
+  const uploads = new UploadCopies(options.uploads ? path.resolve(options.uploads) : path.join(path.resolve(options.project), 'public', 'uploads'), problems);
+  const batchSize = options.batchSize ?? 500;
+  const localeRows = tables.has('i18n_locale') ? await all(source.rows({ table: 'i18n_locale' }, { code: 'string', name: 'string' })) : [];
+  const defaultLocale = (await coreStoreValue(source, tables, 'plugin_i18n_default_locale')) ?? input.ir.i18n.defaultLocale;
+
+  // Entries first (links point at them), files before the types that link to them.
+  const entries = [...plan.entries].sort((a, b) => Number(b.uid.startsWith('plugin::upload')) - Number(a.uid.startsWith('plugin::upload')));
+  const sequences: [string, number][] = [];
+  for (const entry of entries) {
+    if (!tables.has(entry.sourceTable)) {
+      notes.push(`${entry.sourceTable}: not in the Strapi database (${entry.uid} has no rows there)`);
+      continue;
+    }
+    // The server writes its locales at start and keeps rows it finds by code: Strapi's replace them (ids, timestamps).
+    if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
+    const duplicates = await duplicateUniques(source, entry, problems);
+    for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
+      if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);
+      await write(entry.targetTable, batch.columns, batch.rows);
+      progress(entry.targetTable, counts.get(entry.targetTable) ?? 0);
+    }
+    sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
+  }
+  // Users (and roles, tokens) before the links: relations may point at users.
+  const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
+  const auth = await importAuth(source, input.ir);
+  if (auth) {
+    // The server wrote roles and permissions at its first start; the imported roles replace them.
+    if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
+    for (const table of auth.tables) {
+      const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
+      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, table.types?.[c], dialect))));
+      if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
+    }
+    for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
+    files.push(...auth.files);
+    notes.push(...auth.notes);
+  } else {
+    notes.push('users, roles, API tokens and webhooks are not imported by this build of contentgen import; links to users are left out');
+  }
+  const usersImported = auth !== undefined;
+  for (const link of plan.links) {
+    if (!usersImported && (link.ownerTable.target === 'up_users' || link.targetTable.target === 'up_users')) continue;
+    const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
+    // Media links are new rows of new tables: their ids are numbered here.
+    let nextId = 0;
+    const toRows = (rows: readonly LinkRow[]) => rows.map((r) => [link.kind === 'media' ? ++nextId : r.id, r.owner, r.target, r.order, r.inverseOrder]);
+    if (link.kind === 'localizations') {
+      await write(link.target.table, ['id', ...columns], toRows(await localizationLinks(source, tables, link, problems)));
+    } else {
+      for await (const batch of readLinks(source, tables, link, problems)) await write(link.target.table, ['id', ...columns], toRows(batch));
+    }
+    progress(link.target.table, counts.get(link.target.table) ?? 0);
+  }
+  await reportOrphanMorphs(source, tables, plan.links, problems);
+  for (const morph of plan.morphTables) {
+    if (!tables.has(morph.source.table)) continue;
+    for await (const batch of source.rows({ table: morph.source.table }, {})) {
+      const columns = Object.keys(batch[0] ?? {});
+      await write(morph.target.table, columns, batch.map((r) => columns.map((c) => encodeValue(r[c] ?? null, undefined, dialect))));
+    }
+  }
+
+  const componentIds = new Map<string, number>();
+  for (const [uid, highest] of fold.highestIds) componentIds.set(uid, Math.max(highest, await source.lastId(plan.components.get(uid)!.sourceTable)));
+  if (target) {
+    await target.setComponentIds(componentIds);
+    for (const [table, last] of sequences) await target.setSequence(table, last);
+    for (const link of plan.links) await target.setSequence(link.target.table, 0);
+  }
+
+  const locales = localesFile(localeRows, defaultLocale);
+  if (locales) files.push({ path: 'locales.json', root: 'models', kind: 'config', content: locales });
+
+  return { counts, problems: problems.all(), notes, uploads, files };
+}
+
+/** files_related_morphs rows for types or fields the models no longer have: Strapi shows them nowhere. */
+async function reportOrphanMorphs(source: StrapiSource, tables: ReadonlySet<string>, links: readonly LinkPlan[], problems: ProblemLog): Promise<void> {
+  if (!tables.has('files_related_morphs')) return;
+  const known = new Set(links.filter((l) => l.kind === 'media').map((l) => `${l.uid}#${l.attribute}`));
+  for await (const batch of source.select(`SELECT id, related_type, field FROM files_related_morphs ORDER BY id`, [], {})) {
+    for (const r of batch) {
+      const type = String(r.related_type);
+      if (known.has(`${type}#${String(r.field)}`) || !type.includes('::')) continue;
+      problems.add({ level: 'notice', table: 'files_related_morphs', kind: 'orphan media link', rows: [Number(r.id)], message: `links a file to ${type}.${String(r.field)}, which the models do not have`, fix: 'nothing: Strapi shows these nowhere; they are left out' });
+    }
+  }
+}
+
+async function coreStoreValue(source: StrapiSource, tables: ReadonlySet<string>, key: string): Promise<string | undefined> {
+  if (!tables.has('strapi_core_store_settings')) return undefined;
+  const rows = await all(source.select(`SELECT ${source.quote('value')} AS v FROM strapi_core_store_settings WHERE ${source.quote('key')} = ?`, [key], { v: 'text' }));
+  try {
+    const value = rows[0] ? JSON.parse(String(rows[0].v)) : undefined;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** locales.json (ir/i18n.ts) from Strapi's `i18n_locale` rows and default locale. */
+function localesFile(rows: readonly NormalizedRow[], defaultLocale: string): string | undefined {
+  if (rows.length === 0) return undefined;
+  const locales = rows.map((r) => ({ code: String(r.code), name: String(r.name ?? r.code) }));
+  const chosen = locales.some((l) => l.code === defaultLocale) ? defaultLocale : locales[0]!.code;
+  return `${JSON.stringify({ defaultLocale: chosen, locales }, null, 2)}\n`;
+}
+
+interface AuthModule {
+  importAuth?: (tables: StrapiAuthTables, options: { ir: Schema }) => AuthImport;
+  /** The server's user columns and their types, the project's own attributes included. */
+  userColumnTypes?: (ir: Schema) => Record<string, ScalarType>;
+}
+
+/**
+ * The users-permissions import (generator/import/auth/: pure functions of the rows read
+ * here), when this build has it: loaded by path so that the content import stands without it.
+ */
+async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport | undefined> {
+  const entry = new URL('./auth/index.ts', import.meta.url);
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry.pathname).href)) as AuthModule;
+  if (!module.importAuth) return undefined;
+  return module.importAuth(await readAuthTables(source, module.userColumnTypes?.(ir) ?? {}), { ir });
+}
+
+let lastProgress = 0;
+/** Rows so far of the table being written, on one terminal line (a terminal only). */
+function progress(table: string, rows: number): void {
+  if (!process.stderr.isTTY) return;
+  const now = Date.now();
+  if (now - lastProgress < 200) return;
+  lastProgress = now;
+  process.stderr.write(`\r  ${table}: ${rows} rows\u001b[K`);
+}

@@ -1,0 +1,129 @@
+/**
+ * Relation and media links (storage reference §5.2, §7.3), renumbered by the Strapi database
+ * itself: `ROW_NUMBER()` over each owner's list (Strapi's order column, then link id: floats,
+ * 0, ties) and over each target's list (its inverse order column when Strapi keeps one, else
+ * link id). NULL orders sort where the source dialect sorts them, as Strapi read them.
+ * Links whose owner or target is gone, and links contentgen's unique indexes refuse (a second
+ * target of a to-one owner, a second owner of a oneToMany target, a pair twice), are problems.
+ */
+import type { ProblemLog } from '../check/problems.js';
+import type { StrapiSource } from '../source/types.js';
+import type { LinkPlan } from './plan.js';
+
+export interface LinkRow {
+  readonly id: number;
+  readonly owner: number;
+  readonly target: number;
+  readonly order: number;
+  readonly inverseOrder: number;
+}
+
+export async function* readLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): AsyncGenerator<LinkRow[]> {
+  const q = source.quote;
+  const media = plan.kind === 'media';
+  const table = media ? 'files_related_morphs' : plan.source.table;
+  if (!tables.has(table) || !tables.has(plan.ownerTable.source) || !tables.has(plan.targetTable.source)) return;
+  const columns = new Set(await source.columns(table));
+  const owner = `l.${q(media ? 'related_id' : plan.source.ownerColumn)}`;
+  const target = `l.${q(media ? 'file_id' : plan.source.targetColumn)}`;
+  const order = media ? `l.${q('order')}, l.id` : columns.has(plan.source.orderColumn) ? `l.${q(plan.source.orderColumn)}, l.id` : 'l.id';
+  const inverse = !media && columns.has(plan.source.inverseOrderColumn) ? `l.${q(plan.source.inverseOrderColumn)}, l.id` : 'l.id';
+  const sql =
+    `SELECT l.id AS id, ${owner} AS o, ${target} AS t, ` +
+    `ROW_NUMBER() OVER (PARTITION BY ${owner} ORDER BY ${order}) AS oo, ` +
+    `ROW_NUMBER() OVER (PARTITION BY ${target} ORDER BY ${inverse}) AS io, ` +
+    `ROW_NUMBER() OVER (PARTITION BY ${owner}, ${target} ORDER BY l.id) AS pn, ` +
+    `CASE WHEN ow.id IS NULL THEN 1 ELSE 0 END AS om, CASE WHEN tg.id IS NULL THEN 1 ELSE 0 END AS tm ` +
+    `FROM ${q(table)} l LEFT JOIN ${q(plan.ownerTable.source)} ow ON ow.id = ${owner} LEFT JOIN ${q(plan.targetTable.source)} tg ON tg.id = ${target}` +
+    (media ? ` WHERE l.related_type = ? AND l.field = ?` : '') +
+    ` ORDER BY l.id`;
+  const where = `${plan.uid}.${plan.attribute}`;
+  for await (const batch of source.select(sql, media ? [plan.uid, plan.attribute] : [], {})) {
+    const out: LinkRow[] = [];
+    for (const r of batch) {
+      const row = { id: Number(r.id), owner: Number(r.o), target: Number(r.t), order: Number(r.oo), inverseOrder: Number(r.io) };
+      const refuse = (kind: string, message: string, fix: string) => problems.add({ level: 'error', table, kind, rows: [row.id], message: `${where}: ${message}`, fix });
+      if (Number(r.om) || Number(r.tm)) {
+        const gone = Number(r.om) ? `${plan.ownerTable.source} id ${row.owner}` : `${plan.targetTable.source} id ${row.target}`;
+        refuse('dangling link', `links ${gone}, which does not exist`, 'delete these link rows in Strapi (or --skip-invalid leaves them out): Strapi shows nothing for them either');
+      } else if (Number(r.pn) > 1) {
+        refuse('duplicate link', `links ${plan.ownerTable.source} id ${row.owner} to ${plan.targetTable.source} id ${row.target} more than once`, 'contentgen keeps a pair once: remove the extra link in Strapi (or --skip-invalid keeps the first)');
+      } else if (plan.ownerSingle && row.order > 1) {
+        refuse('to-one with several targets', `${plan.ownerTable.source} id ${row.owner} has more than one ${plan.attribute} (a to-one field)`, 'keep one in Strapi (or --skip-invalid keeps the first by Strapi\'s order)');
+      } else if (plan.targetSingle && row.inverseOrder > 1) {
+        refuse('oneToMany target shared', `${plan.targetTable.source} id ${row.target} is in the ${plan.attribute} of more than one ${plan.ownerTable.source} entry (a oneToMany: one owner each)`, 'keep it in one entry in Strapi (or --skip-invalid keeps the first)');
+      } else {
+        out.push(row);
+      }
+    }
+    if (out.length) yield out;
+  }
+}
+
+/**
+ * An i18n type's localization links made whole (§8.3): groups are the connected entries,
+ * every member linked to every other both ways. Within an entry's list, Strapi's own order
+ * first (its order column, then link id), then the rest by id.
+ */
+export async function localizationLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): Promise<LinkRow[]> {
+  const ranked: LinkRow[] = [];
+  for await (const batch of readLinks(source, tables, plan, problems)) ranked.push(...batch);
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let root = x;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(x, root);
+    return root;
+  };
+  for (const l of ranked) {
+    const [a, b] = [find(l.owner), find(l.target)];
+    if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
+  }
+  const rank = new Map(ranked.map((l) => [`${l.owner}#${l.target}`, l.order]));
+  const groups = new Map<number, number[]>();
+  for (const id of parent.keys()) {
+    const root = find(id);
+    groups.set(root, [...(groups.get(root) ?? []), id]);
+  }
+  await reportLocaleClashes(source, plan, [...groups.values()], problems);
+  const pairs: { owner: number; target: number; order: number }[] = [];
+  for (const members of groups.values()) {
+    members.sort((a, b) => a - b);
+    for (const m of members) {
+      const others = members.filter((x) => x !== m).sort((x, y) => (rank.get(`${m}#${x}`) ?? Infinity) - (rank.get(`${m}#${y}`) ?? Infinity) || x - y);
+      others.forEach((x, i) => pairs.push({ owner: m, target: x, order: i + 1 }));
+    }
+  }
+  const position = new Map(pairs.map((p) => [`${p.owner}#${p.target}`, p.order]));
+  return pairs.map((p, i) => ({ id: i + 1, owner: p.owner, target: p.target, order: p.order, inverseOrder: position.get(`${p.target}#${p.owner}`)! }));
+}
+
+/** A localization group with two entries of one locale: kept, but contentgen shows one per locale. */
+async function reportLocaleClashes(source: StrapiSource, plan: LinkPlan, groups: readonly number[][], problems: ProblemLog): Promise<void> {
+  const ids = groups.flat();
+  const locales = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    for await (const batch of source.select(`SELECT id, locale FROM ${source.quote(plan.ownerTable.source)} WHERE id IN (${chunk.join(', ')})`, [], {})) {
+      for (const r of batch) locales.set(Number(r.id), String(r.locale));
+    }
+  }
+  for (const members of groups) {
+    const seen = new Map<string, number>();
+    for (const id of members) {
+      const locale = locales.get(id) ?? 'null';
+      if (!seen.has(locale)) {
+        seen.set(locale, id);
+        continue;
+      }
+      problems.add({
+        level: 'notice',
+        table: plan.source.table,
+        kind: 'locale twice in a group',
+        rows: [seen.get(locale)!, id],
+        message: `entries ${seen.get(locale)} and ${id} of ${plan.ownerTable.source} are localizations of each other in the same locale "${locale}"`,
+        fix: 'kept as they are; unlink one of them in Strapi first if the group should have one entry per locale',
+      });
+    }
+  }
+}
