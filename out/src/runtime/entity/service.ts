@@ -13,7 +13,7 @@ import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/exec
 import { parsePopulateCached } from '../populate/cache.js';
 import type { PopulateTree } from '../populate/parse.js';
 import type { PopulateDeepOptions } from '../populate/deep.js';
-import { buildFindOneQuery, buildFindQuery, parsePublicationState } from '../query/list.js';
+import { buildFindOneQuery, buildFindQuery, parsePublicationState, type PublicationState } from '../query/list.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import { assertAllowedTypes } from '../upload/allowed-types.js';
@@ -114,7 +114,7 @@ export class EntityService {
   }
 
   /** findOne without hooks: the entry a write answers with, read in the write's transaction. */
-  protected async readOne(id: unknown, query: Query, access: Access | undefined, db: Database): Promise<Entry | null> {
+  protected async readOne(id: unknown, query: Query, access: Access | undefined, db: Database, relations: PublicationState = 'preview'): Promise<Entry | null> {
     const entryId = parseId(id);
     if (entryId === null) return null;
     const tree = this.parsePopulate(query, access);
@@ -126,15 +126,24 @@ export class EntityService {
     });
     const rows = await db.query(plan.select.sql, plan.select.params);
     // findOne ignores publicationState, for the entry and for what it populates: Strapi's findOne
-    // passes none, so drafts are listed in its relations (at any depth) as they are not in a live list.
-    const [entry] = await this.toEntries(db, rows, plan.fields, tree, 'preview');
+    // passes none, so drafts are listed in its relations (at any depth) as they are not in a live
+    // list. A single type's GET is a find there (`relations`: its publicationState, live by default).
+    const [entry] = await this.toEntries(db, rows, plan.fields, tree, relations);
     return entry ?? null;
   }
 
   /** The single type's entry (the first row), or null. */
   async findSingle(query: Query, access?: Access): Promise<Entry | null> {
     const id = await this.firstId(this.db);
-    return id === null ? null : this.findOne(id, query, access);
+    return id === null ? null : this.findSingleById(id, query, access);
+  }
+
+  /** A single type's entry as its GET reads it: populated relations in the query's publicationState. */
+  protected findSingleById(id: number, query: Query, access: Access | undefined): Promise<Entry | null> {
+    const relations = parsePublicationState(query['publicationState']);
+    return withLifecycle(this.options.lifecycles, this.model, 'findOne', { where: { id }, query }, (params) =>
+      this.readOne(params.where.id, params.query, access, this.db, relations),
+    );
   }
 
   async create(body: unknown, query: Query, access?: Access): Promise<Entry> {

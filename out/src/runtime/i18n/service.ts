@@ -52,7 +52,7 @@ export class LocalizedEntityService extends EntityService {
 
   override async findSingle(query: Query, access?: Access): Promise<Entry | null> {
     const id = await this.singleId(this.db, query['locale']);
-    return id === null ? null : this.findOne(id, query, access);
+    return id === null ? null : this.findSingleById(id, query, access);
   }
 
   override async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
