@@ -367,7 +367,7 @@ export class EntityService {
  * components the previous one wrote, instead of overwriting them with its own stale copy.
  * SQLite needs nothing: a write transaction has the whole database to itself.
  */
-async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promise<void> {
+export async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promise<void> {
   if (db.dialect === 'sqlite') return;
   const sql = new SqlBuilder(db.dialect);
   const compiled = sql.finish(`SELECT ${sql.ident('id')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)} FOR UPDATE`);
