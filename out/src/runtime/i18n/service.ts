@@ -13,7 +13,7 @@ import type { Database } from '../db/database.js';
 import { prismaJson } from '../entity/input.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta.js';
-import { EntityService, parseId, type Access, type FindResult } from '../entity/service.js';
+import { EntityService, parseId, type Access, type CreateOptions, type FindResult } from '../entity/service.js';
 import { rethrowUniqueViolation } from '../entity/unique.js';
 import { reserveComponentIds } from '../entity/component-ids.js';
 import { recordEntryEvents } from '../webhooks/index.js';
@@ -55,15 +55,15 @@ export class LocalizedEntityService extends EntityService {
     return id === null ? null : this.findOne(id, query, access);
   }
 
-  override async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  override async create(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const data = dataOf(body);
-    if (!data) return super.create(body, query, access);
+    if (!data) return super.create(body, query, access, options);
     const locale = this.validLocale(data.locale);
     const group = data.localizations;
     const input = { ...withoutI18n(data), locale };
     return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
-      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access);
+      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access, options);
       if (group !== undefined && group !== null) {
         const ids = await service.groupOf(tx, relatedIds(group));
         await service.joinGroup(tx, created.id, ids, locale);
@@ -87,15 +87,15 @@ export class LocalizedEntityService extends EntityService {
     }));
   }
 
-  override async upsertSingle(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  override async upsertSingle(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const data = dataOf(body);
-    if (!data) return super.upsertSingle(body, query, access);
+    if (!data) return super.upsertSingle(body, query, access, options);
     const locale = query['locale'] ?? data.locale;
     const id = await this.singleId(this.db, locale ?? this.i18n.defaultLocale);
     if (id !== null) return this.update(id, body, query, access);
     // Another locale's entry exists: a single type's other locales are made with POST /localizations.
     if ((await this.singleId(this.db, allLocales)) !== null) throw new ValidationError('singleType.alreadyExists');
-    return this.create({ data: { ...data, ...(locale === undefined ? {} : { locale }) } }, query, access);
+    return this.create({ data: { ...data, ...(locale === undefined ? {} : { locale }) } }, query, access, options);
   }
 
   override async deleteSingle(query: Query, access?: Access): Promise<Entry> {

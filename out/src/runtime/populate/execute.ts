@@ -368,7 +368,8 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
   }
 }
 
-function parseJson(value: unknown): unknown {
+/** A stored JSON column value: Prisma answers it parsed, or as text on some adapters. */
+export function parseJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);
