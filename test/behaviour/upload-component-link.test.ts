@@ -4,8 +4,9 @@
  * component of an entry, media of a component in a dynamic zone, and of a repeatable
  * component nested in it; a single media field takes the last file, a multiple one adds them.
  * Refused with nothing stored: an instance that does not exist, a field that is not media, a
- * file the field does not allow, a caller who may not update the entry holding it. On
- * fixtures/import/models, on SQLite, PostgreSQL and MariaDB.
+ * file the field does not allow, a caller who may not update the entry holding it. GraphQL's
+ * `upload(ref, refId, field)` does the same. On fixtures/import/models, on SQLite, PostgreSQL
+ * and MariaDB.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +117,23 @@ describe('upload linked to a component instance', () => {
     expect(forbidden.status).toBe(403);
     expect((await api.get('/api/upload/files')).body.length).toBe(files);
     expect((await read(other)).seo.shareImage.data).toBeNull();
+  });
+
+  it('GraphQL upload(ref, refId, field) links into an instance the same way, and refuses the same links', async () => {
+    const gqlUpload = async (refId: string) => {
+      const form = new FormData();
+      const query = 'mutation($file: Upload!, $refId: ID) { upload(file: $file, ref: "shared.seo", refId: $refId, field: "shareImage") { data { id } } }';
+      form.append('operations', JSON.stringify({ query, variables: { file: null, refId } }));
+      form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+      form.append('0', new Blob([Uint8Array.from(png)], { type: 'image/png' }), 'graphql.png');
+      const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: bearer(token) });
+      return (await res.json()) as any;
+    };
+    const seo = (await read(other)).seo.id;
+    const missing = await gqlUpload('999999');
+    expect(missing.errors[0]).toMatchObject({ message: 'ref, refId and field must name an entry and one of its media fields', extensions: { code: 'BAD_USER_INPUT' } });
+    const linked = await gqlUpload(String(seo));
+    expect(linked.errors).toBeUndefined();
+    expect((await read(other)).seo.shareImage.data.id).toBe(Number(linked.data.upload.data.id));
   });
 });
