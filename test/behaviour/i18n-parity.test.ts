@@ -1,8 +1,9 @@
 /**
  * i18n answers checked against Strapi 4.26.2 (issue 27): a GraphQL create is a draft on a
  * draft-and-publish type, with or without `locale` (Strapi's GraphQL create calls the entity
- * service, which sets no `publishedAt`; REST's core service does); the first component
- * instances of a localized single type get ids 1 and 2; an unknown locale literal is a
+ * service, which sets no `publishedAt`; REST's core service does); each component's instance
+ * ids start at 1 (another component's instances do not raise them), and a shared component
+ * copied into a new localization leaves the others' ids alone; an unknown locale literal is a
  * validation error of the query. Each answer was checked on Strapi 4.26.2 with these models.
  * On SQLite, PostgreSQL and MariaDB.
  */
@@ -45,6 +46,22 @@ describe('component ids of a localized single type', () => {
     const read = await ok(api.get('/api/global?locale=fr&populate=seo'));
     expect([en.data.attributes.seo.id, read.data.attributes.seo.id]).toEqual([1, 2]);
     expect(fr.locale).toBe('fr');
+  });
+});
+
+describe('component ids of a shared component', () => {
+  // The global's seo instances (1, 2) are stored already: another component's ids must not
+  // raise this one's first (each component has its own table in Strapi).
+  it('start at 1 whatever other components hold; a localization created with it does not renumber the others’ instance (Strapi does not copy it there)', async () => {
+    const en = (await ok(api.post('/api/pages?populate=settings', { data: { heading: 'Shared', settings: { theme: 'dark' } } }))).data;
+    const fr = await ok(api.post(`/api/pages/${en.id}/localizations`, { heading: 'Partagé', locale: 'fr', settings: { theme: 'light' } }));
+    const read = async (id: number) => (await ok(api.get(`/api/pages/${id}?populate=settings`))).data.attributes.settings;
+    // Strapi 4.26.2: en keeps 1 (and its value: contentgen keeps shared attributes equal), fr gets 2.
+    expect([en.attributes.settings.id, await read(en.id), await read(fr.id)]).toEqual([
+      1,
+      { id: 1, theme: 'light', wide: null },
+      { id: 2, theme: 'light', wide: null },
+    ]);
   });
 });
 
