@@ -368,8 +368,7 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
   }
 }
 
-/** A stored JSON column value: Prisma answers it parsed, or as text on some adapters. */
-export function parseJson(value: unknown): unknown {
+function parseJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);

@@ -12,11 +12,9 @@
  * is an occasional write, and no index can find an id inside JSON on all three databases.
  */
 import type { Database } from '../db/database.js';
-import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, Registry } from '../meta.js';
-import { parseJson } from '../populate/execute.js';
-import { isPlainObject } from '../query/is-plain-object.js';
+import { findInstance as walkInstances, holdersOf, parseStoredJson, type NestedField } from '../entity/component-holders.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
 
-type NestedField = ComponentFieldMeta | DynamicZoneFieldMeta;
 type Json = Record<string, unknown>;
 
 export interface InstanceOwner {
@@ -32,7 +30,7 @@ export async function findInstanceOwner(db: Database, registry: Registry, compon
     const select = Object.fromEntries([['id', true], ...fields.map((f) => [f.name, true])]);
     const rows: Json[] = await db.prisma[meta.delegate].findMany({ select, orderBy: { id: 'asc' } });
     for (const row of rows) {
-      const field = fields.find((f) => findInstance(registry, f, parseJson(row[f.name]), component, instanceId));
+      const field = fields.find((f) => findInstance(registry, f, parseStoredJson(row[f.name]), component, instanceId));
       if (field) return { meta, entryId: Number(row.id), field };
     }
   }
@@ -42,53 +40,12 @@ export async function findInstanceOwner(db: Database, registry: Registry, compon
 /** The owner's column value, parsed, and the instance object inside it (to be changed in place). */
 export async function readInstance(db: Database, registry: Registry, owner: InstanceOwner, component: string, instanceId: number): Promise<{ value: unknown; instance: Json } | undefined> {
   const row: Json | null = await db.prisma[owner.meta.delegate].findUnique({ where: { id: owner.entryId }, select: { [owner.field.name]: true } });
-  const value = parseJson(row?.[owner.field.name]);
+  const value = parseStoredJson(row?.[owner.field.name]);
   const instance = findInstance(registry, owner.field, value, component, instanceId);
   return instance ? { value, instance } : undefined;
 }
 
-/** Each content type with the fields whose values can hold instances of `component`. */
-function holdersOf(registry: Registry, component: string): [ContentTypeMeta, NestedField[]][] {
-  const holds = canHold(registry, component);
-  const out: [ContentTypeMeta, NestedField[]][] = [];
-  for (const meta of registry.contentTypes.values()) {
-    const fields = (Object.values(meta.fields) as FieldMeta[]).filter(
-      (f): f is NestedField => (f.kind === 'component' && holds(f.component)) || (f.kind === 'dynamiczone' && f.components.some(holds)),
-    );
-    if (fields.length > 0) out.push([meta, fields]);
-  }
-  return out;
-}
-
-/** Whether a component's value can hold `target`: it is `target`, or one of its component fields can (cycles stop). */
-function canHold(registry: Registry, target: string): (uid: string) => boolean {
-  const known = new Map<string, boolean>();
-  const visit = (uid: string): boolean => {
-    const cached = known.get(uid);
-    if (cached !== undefined) return cached;
-    known.set(uid, false);
-    const fields = Object.values(registry.components.get(uid)?.fields ?? {}) as FieldMeta[];
-    const result = uid === target || fields.some((f) => f.kind === 'component' && visit(f.component));
-    known.set(uid, result);
-    return result;
-  };
-  return visit;
-}
-
-/** The instance of `component` with id `instanceId` in a stored component or zone value, at any depth. */
+/** The instance of `component` with id `instanceId` in a stored value, at any depth. */
 function findInstance(registry: Registry, field: NestedField, value: unknown, component: string, instanceId: number): Json | undefined {
-  const instances = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
-  for (const instance of instances) {
-    if (!isPlainObject(instance)) continue;
-    const uid = field.kind === 'dynamiczone' ? instance.__component : field.component;
-    const meta = typeof uid === 'string' ? registry.components.get(uid) : undefined;
-    if (!meta) continue;
-    if (uid === component && instance.id === instanceId) return instance;
-    for (const nested of Object.values(meta.fields) as FieldMeta[]) {
-      if (nested.kind !== 'component') continue;
-      const found = findInstance(registry, nested, instance[nested.name], component, instanceId);
-      if (found) return found;
-    }
-  }
-  return undefined;
+  return walkInstances(registry, field, value, (uid, instance) => uid === component && instance.id === instanceId);
 }
