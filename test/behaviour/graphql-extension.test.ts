@@ -112,7 +112,7 @@ beforeAll(async () => {
   sdl = await readFile(path.join(built.dir, 'schema.graphql'), 'utf8');
   server = await startServer(built.dir);
   admin = bearer(await createApiToken(built.dir, { type: 'full-access' }));
-  const made = await gql('mutation { a: createArticle(data: { title: "first post", description: "d", views: 3 }) { data { id } } }');
+  const made = await gql('mutation { a: createArticle(data: { title: "first post", description: "d", views: 3, publishedAt: "2024-01-01T00:00:00.000Z" }) { data { id } } }');
   if (made.body.errors) throw new Error(JSON.stringify(made.body));
 });
 

@@ -87,7 +87,7 @@ beforeAll(async () => {
       author: ${i % 3 === 2 ? 'null' : i % 2 ? bob : ann}, tags: [${tagIds.slice(0, i % 4).join(', ')}],
       hero: { label: "hero ${i}", person: ${ann} }, cards: [{ label: "c1" }, { label: "c2", person: ${bob} }],
       body: [{ __typename: "ComponentPartsQuote", text: "q${i}", card: { label: "in quote", person: ${bob} } }, { __typename: "ComponentPartsCard", label: "dz${i}" }]
-      ${i === 5 ? ', publishedAt: null' : ''}
+      ${i === 5 ? ', publishedAt: null' : ', publishedAt: "2024-01-01T00:00:00.000Z"'}
     }) { data { id } } }`);
   }
   // The same build and database, on graphql-js alone.

@@ -213,7 +213,8 @@ describe('entries written with files, single types', () => {
 
 describe('events from GraphQL', () => {
   it('createArticle, updateArticle (and unpublishing), deleteArticle', async () => {
-    const { createArticle } = await gql('mutation { createArticle(data: { title: "From GraphQL" }) { data { id attributes { title publishedAt } } } }');
+    // Published as it is created: GraphQL's create makes a draft otherwise (as Strapi's).
+    const { createArticle } = await gql('mutation { createArticle(data: { title: "From GraphQL", publishedAt: "2024-01-01T00:00:00.000Z" }) { data { id attributes { title publishedAt } } } }');
     const id = Number(createArticle.data.id);
     await gql('mutation($id: ID!) { updateArticle(id: $id, data: { title: "Edited in GraphQL" }) { data { id } } }', { id });
     await gql('mutation($id: ID!) { updateArticle(id: $id, data: { publishedAt: null }) { data { id } } }', { id });

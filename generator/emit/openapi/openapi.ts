@@ -446,7 +446,7 @@ function uploadPaths(): Record<string, Json> {
   const op = (operationId: string, summary: string, extra: Json): Json => ({ tags, operationId, summary, ...extra });
   return {
     '/api/upload': {
-      post: op('upload', 'Upload files (multipart `files`, optional `fileInfo`, `ref`/`refId`/`field` to link them to an entry’s media attribute); `?id=` replaces a file', {
+      post: op('upload', 'Upload files (multipart `files`, optional `fileInfo`, `ref`/`refId`/`field` to link them to a media attribute of an entry, or of a component instance with `ref` its uid and `refId` its id); `?id=` replaces a file', {
         parameters: [{ name: 'id', in: 'query', schema: { type: 'integer' }, description: 'Replace this file, or update its fileInfo when no file is sent.' }],
         requestBody: {
           required: true,

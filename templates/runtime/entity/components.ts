@@ -15,6 +15,7 @@ import { prepareWriteData, toResponseValue } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds } from './relations.js';
 import { printJson } from './yup-messages.js';
 import { reserveComponentIds } from './component-ids.js';
+import { findInstance } from './component-holders.js';
 
 export interface NestedWriteContext {
   readonly db: Database;
@@ -239,17 +240,10 @@ function toStoredJson(field: ScalarFieldMeta, value: unknown): unknown {
 
 /** `<component uid>#<id>` of every instance in a stored component or zone value, at any depth. */
 function collectInstanceIds(registry: Registry, field: ComponentFieldMeta | DynamicZoneFieldMeta, value: unknown, out = new Set<string>()): Set<string> {
-  const instances = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
-  for (const instance of instances) {
-    if (!isPlainObject(instance)) continue;
-    const uid = field.kind === 'dynamiczone' ? instance.__component : field.component;
-    const component = typeof uid === 'string' ? registry.components.get(uid) : undefined;
-    if (!component) continue;
-    if (typeof instance.id === 'number') out.add(`${component.uid}#${instance.id}`);
-    for (const nested of Object.values(component.fields)) {
-      if (nested.kind === 'component') collectInstanceIds(registry, nested, instance[nested.name], out);
-    }
-  }
+  findInstance(registry, field, value, (uid, instance) => {
+    if (typeof instance.id === 'number') out.add(`${uid}#${instance.id}`);
+    return false;
+  });
   return out;
 }
 

@@ -30,6 +30,12 @@ export interface WriteOptions {
   /** `publishedAt` of entries created without one (they are published). */
   readonly now: Date;
   /**
+   * Create only: whether an entry created without `publishedAt` is published (`now`), as
+   * Strapi's core service does for REST; false leaves it a draft, as its entity service does
+   * for GraphQL, validated as a published entry all the same. Default true.
+   */
+  readonly publish?: boolean;
+  /**
    * Update only: whether the stored entry is a draft. Strapi decides from the entry being
    * updated, not from the body; drafts skip `required` and `minLength`. Default false.
    */
@@ -143,7 +149,7 @@ function rawInput(
   const sent = ownValue(data, field.name);
   if (sent !== undefined || options.mode !== 'create') return sent;
   // Strapi's core service: `data.publishedAt ?? new Date()` when the type has D&P.
-  if (field.name === PUBLISHED_AT && meta.draftAndPublish) return options.now;
+  if (field.name === PUBLISHED_AT && meta.draftAndPublish) return options.publish === false ? undefined : options.now;
   // yup's `.default(attr.default)` on creation; cloned so a request cannot alter the meta.
   return field.default === undefined ? undefined : structuredClone(field.default);
 }

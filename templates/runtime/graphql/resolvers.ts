@@ -319,7 +319,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
         return response(entry && live && entry.attributes.publishedAt == null ? null : entry);
       });
       add('Mutation', naming.updateMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
-        response(await service().upsertSingle(data(args), { ...read(info), ...localeOf(args) }, accessOf(context))),
+        response(await service().upsertSingle(data(args), { ...read(info), ...localeOf(args) }, accessOf(context), entityServiceCreate)),
       );
       add('Mutation', naming.deleteMutationName(meta), (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
         orNull(() => service().deleteSingle({ ...read(info), ...localeOf(args) }, accessOf(context))),
@@ -353,7 +353,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       return { data: entityNodes(meta, result.data), meta: info_ };
     });
     add('Mutation', naming.createMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
-      response(await service().create(data(args), read(info), accessOf(context))),
+      response(await service().create(data(args), read(info), accessOf(context), entityServiceCreate)),
     );
     add('Mutation', naming.updateMutationName(meta), (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
       orNull(() => service().update(args.id, data(args), read(info), accessOf(context))),
@@ -370,6 +370,12 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
     );
   }
 }
+
+/**
+ * Strapi's GraphQL create calls its entity service, not the core service REST uses: an entry
+ * sent without `publishedAt` is created a draft (and a single type's update that creates one).
+ */
+const entityServiceCreate = { publish: false } as const;
 
 /** The i18n plugin's `locale` argument, for the service (absent: the default locale). */
 function localeOf(args: Json): Json {

@@ -12,9 +12,10 @@ import type { Database } from '../db/database.js';
 import { prismaJson } from '../entity/input.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta.js';
-import { EntityService, parseId, type Access, type FindResult } from '../entity/service.js';
+import { EntityService, parseId, type Access, type CreateOptions, type FindResult } from '../entity/service.js';
 import { rethrowUniqueViolation } from '../entity/unique.js';
 import { reserveComponentIds } from '../entity/component-ids.js';
+import { parseStoredJson } from '../entity/component-holders.js';
 import { recordEntryEvents } from '../webhooks/index.js';
 import { SqlBuilder } from '../query/sql.js';
 import type { Entry } from '../rest/transform.js';
@@ -54,15 +55,15 @@ export class LocalizedEntityService extends EntityService {
     return id === null ? null : this.findSingleById(id, query, access);
   }
 
-  override async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  override async create(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const data = dataOf(body);
-    if (!data) return super.create(body, query, access);
+    if (!data) return super.create(body, query, access, options);
     const locale = this.validLocale(data.locale);
     const group = data.localizations;
     const input = { ...withoutI18n(data), locale };
     return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
-      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access);
+      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access, options);
       if (group !== undefined && group !== null) {
         const ids = await service.groupOf(tx, relatedIds(group));
         await service.joinGroup(tx, created.id, ids, locale);
@@ -86,15 +87,15 @@ export class LocalizedEntityService extends EntityService {
     }));
   }
 
-  override async upsertSingle(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  override async upsertSingle(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const data = dataOf(body);
-    if (!data) return super.upsertSingle(body, query, access);
+    if (!data) return super.upsertSingle(body, query, access, options);
     const locale = query['locale'] ?? data.locale;
     const id = await this.singleId(this.db, locale ?? this.i18n.defaultLocale);
     if (id !== null) return this.update(id, body, query, access);
     // Another locale's entry exists: a single type's other locales are made with POST /localizations.
     if ((await this.singleId(this.db, allLocales)) !== null) throw new ValidationError('singleType.alreadyExists');
-    return this.create({ data: { ...data, ...(locale === undefined ? {} : { locale }) } }, query, access);
+    return this.create({ data: { ...data, ...(locale === undefined ? {} : { locale }) } }, query, access, options);
   }
 
   override async deleteSingle(query: Query, access?: Access): Promise<Entry> {
@@ -255,12 +256,15 @@ export class LocalizedEntityService extends EntityService {
     if (columns.length > 0) {
       const select = Object.fromEntries(columns.map((f) => [f.kind === 'scalar' ? f.prismaField : f.name, true]));
       const stored = await this.delegate(db).findUnique({ where: { id: from }, select });
+      const nested = columns.filter((f) => f.kind !== 'scalar');
       if (stored) {
         for (const target of to) {
+          // The target's own instances, whose ids the copy takes over where it can.
+          const current = nested.length > 0 ? await this.delegate(db).findUnique({ where: { id: target }, select: Object.fromEntries(nested.map((f) => [f.name, true])) }) : null;
           const data: Json = {};
           for (const f of columns) {
             const key = f.kind === 'scalar' ? f.prismaField : f.name;
-            data[key] = f.kind === 'scalar' ? stored[key] : await this.withNewIds(db, f, stored[key]);
+            data[key] = f.kind === 'scalar' ? stored[key] : await this.withNewIds(db, f, stored[key], current?.[key]);
           }
           await this.delegate(db)
             .update({ where: { id: target }, data: nullsAsJson(data, columns), select: { id: true } })
@@ -285,22 +289,32 @@ export class LocalizedEntityService extends EntityService {
     }
   }
 
-  /** A component or zone value for another entry: every instance, nested ones too, gets an id of its own. */
-  private async withNewIds(db: Database, field: FieldMeta, value: unknown): Promise<unknown> {
+  /**
+   * A component or zone value for another entry: every instance, nested ones too, gets an id
+   * of its own — the id of the instance it replaces in that entry (same place, same
+   * component) when there is one, else a new one. So keeping a shared component equal across
+   * the localizations does not renumber theirs: Strapi copies a shared component only when the
+   * request populates it (a localization's create never does), and the others keep their ids.
+   */
+  private async withNewIds(db: Database, field: FieldMeta, value: unknown, replaced?: unknown): Promise<unknown> {
     if (value === null || value === undefined) return null;
     const copy = JSON.parse(typeof value === 'string' ? value : JSON.stringify(value)) as unknown;
-    const renumber = async (uid: string | undefined, node: unknown): Promise<void> => {
-      for (const instance of (Array.isArray(node) ? node : [node]) as Json[]) {
+    const asList = (node: unknown): unknown[] => (Array.isArray(node) ? node : [node]);
+    const renumber = async (uid: string | undefined, node: unknown, old: unknown): Promise<void> => {
+      const olds = asList(old);
+      for (const [index, instance] of (asList(node) as Json[]).entries()) {
         if (instance === null || typeof instance !== 'object') continue;
         const component = this.options.registry.components.get(uid ?? (instance.__component as string));
         if (!component) continue;
-        instance.id = await reserveComponentIds(db, this.options.registry, component.uid, 1);
+        const previous = olds[index] as Json | null | undefined;
+        const same = previous !== null && typeof previous === 'object' && typeof previous.id === 'number' && (uid !== undefined || previous.__component === instance.__component);
+        instance.id = same ? previous.id : await reserveComponentIds(db, this.options.registry, component.uid, 1);
         for (const nested of Object.values(component.fields)) {
-          if (nested.kind === 'component' && instance[nested.name] != null) await renumber(nested.component, instance[nested.name]);
+          if (nested.kind === 'component' && instance[nested.name] != null) await renumber(nested.component, instance[nested.name], same ? previous[nested.name] : undefined);
         }
       }
     };
-    await renumber(field.kind === 'component' ? field.component : undefined, copy);
+    await renumber(field.kind === 'component' ? field.component : undefined, copy, parseStoredJson(replaced));
     return copy;
   }
 

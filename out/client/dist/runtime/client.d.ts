@@ -144,7 +144,7 @@ export interface UsersApi<R extends Registry, I> {
     delete(id: number | string): Promise<UserOf<R>>;
 }
 export declare function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I>;
-/** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */
+/** Where an upload is attached: the entry (`ref` uid, `refId`) or component instance (`ref` the component uid, `refId` the instance id) and its media `field`. */
 export interface UploadTarget {
     ref?: string;
     refId?: number | string;

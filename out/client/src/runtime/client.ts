@@ -241,7 +241,7 @@ export function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I
   } as UsersApi<R, I>;
 }
 
-/** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */
+/** Where an upload is attached: the entry (`ref` uid, `refId`) or component instance (`ref` the component uid, `refId` the instance id) and its media `field`. */
 export interface UploadTarget {
   ref?: string;
   refId?: number | string;

@@ -8,13 +8,13 @@
  * Instances are stored as JSON in their entry, so the ids come from a counter per component
  * (contentgen_component_ids), advanced inside the write's transaction: concurrent writes get
  * disjoint ranges (the counter's row is locked until commit). A component's counter starts
- * above every instance id already stored, found once by a scan, for databases written before
- * the counter existed.
+ * above the ids of its instances already stored, found once by a scan, for databases written
+ * before the counter existed.
  */
 import type { Database } from '../db/database.js';
-import type { FieldMeta, Registry } from '../meta.js';
+import type { Registry } from '../meta.js';
 import { SqlBuilder } from '../query/sql.js';
-import { isPlainObject } from '../query/is-plain-object.js';
+import { findInstance, holdersOf, parseStoredJson } from './component-holders.js';
 
 export const componentIdsTable = 'contentgen_component_ids';
 
@@ -25,7 +25,7 @@ export async function reserveComponentIds(db: Database, registry: Registry, comp
   const [key, last] = [sql.ident('component'), sql.ident('last_id')];
   const current = sql.finish(`SELECT ${last} AS last FROM ${table} WHERE ${key} = ${sql.param(component)}`);
   const existing = await db.query<{ last: unknown }>(current.sql, current.params);
-  const seed = existing.length > 0 ? 0 : await highestStoredId(db, registry);
+  const seed = existing.length > 0 ? 0 : await highestStoredId(db, registry, component);
 
   const upsert = new SqlBuilder(db.dialect);
   const values = `(${upsert.param(component)}, ${upsert.param(seed + count)})`;
@@ -39,35 +39,24 @@ export async function reserveComponentIds(db: Database, registry: Registry, comp
   return Number(row!.last) - count + 1;
 }
 
-/** The highest instance id stored in any component or dynamic-zone column (0 for none). */
-async function highestStoredId(db: Database, registry: Registry): Promise<number> {
+/**
+ * The highest id of the instances of `component` already stored (0 for none), in the columns
+ * that can hold it: another component's ids do not count, so each component's ids start at 1
+ * as in Strapi, where each has its own table.
+ */
+async function highestStoredId(db: Database, registry: Registry, component: string): Promise<number> {
   let highest = 0;
-  for (const type of registry.contentTypes.values()) {
-    const columns = (Object.values(type.fields) as FieldMeta[]).filter((f) => f.kind === 'component' || f.kind === 'dynamiczone').map((f) => (f as { column: string }).column);
-    if (columns.length === 0) continue;
+  for (const [type, fields] of holdersOf(registry, component)) {
     const sql = new SqlBuilder(db.dialect);
-    const compiled = sql.finish(`SELECT ${columns.map((c) => sql.ident(c)).join(', ')} FROM ${sql.ident(type.table)}`);
+    const compiled = sql.finish(`SELECT ${fields.map((f) => sql.ident(f.column)).join(', ')} FROM ${sql.ident(type.table)}`);
     for (const row of await db.query<Record<string, unknown>>(compiled.sql, compiled.params)) {
-      for (const value of Object.values(row)) highest = Math.max(highest, highestId(typeof value === 'string' ? safeParse(value) : value));
+      for (const field of fields) {
+        findInstance(registry, field, parseStoredJson(row[field.column]), (uid, instance) => {
+          if (uid === component && typeof instance.id === 'number') highest = Math.max(highest, instance.id);
+          return false;
+        });
+      }
     }
   }
   return highest;
-}
-
-function highestId(value: unknown): number {
-  let highest = 0;
-  if (Array.isArray(value)) for (const item of value) highest = Math.max(highest, highestId(item));
-  else if (isPlainObject(value)) {
-    if (typeof value.id === 'number') highest = value.id;
-    for (const [key, child] of Object.entries(value)) if (key !== 'id') highest = Math.max(highest, highestId(child));
-  }
-  return highest;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

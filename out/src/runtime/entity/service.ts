@@ -26,6 +26,15 @@ import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 import { removeRestrictedRelations } from './restricted-relations.js';
 
+/**
+ * How a create sets `publishedAt` when the body has none: Strapi's core service (REST)
+ * publishes the entry, its entity service (GraphQL's create, and a single type's update that
+ * creates) leaves a draft. `publish` defaults to true.
+ */
+export interface CreateOptions {
+  readonly publish?: boolean;
+}
+
 export interface RestLimits {
   readonly defaultLimit: number;
   readonly maxLimit: number;
@@ -146,13 +155,13 @@ export class EntityService {
     );
   }
 
-  async create(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  async create(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const input = this.sanitizeRelations(assertDataPayload(body), access);
     this.parsePopulate(query, access); // a bad populate is a 400 before anything is written
     const now = new Date();
     return this.committed(this.db.transaction((tx) =>
       withLifecycle(this.options.lifecycles, this.model, 'create', { data: input, query }, async (params) => {
-        const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false);
+        const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false, options?.publish);
         await assertUniqueAttributes(tx, this.meta, write.data, null);
         const created = await this.delegate(tx)
           .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
@@ -217,10 +226,10 @@ export class EntityService {
   }
 
   /** Single types: PUT creates the entry when there is none, else updates it (same id). */
-  async upsertSingle(body: unknown, query: Query, access?: Access): Promise<Entry> {
+  async upsertSingle(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     assertDataPayload(body);
     const id = await this.firstId(this.db);
-    return id === null ? this.create(body, query, access) : this.update(id, body, query, access);
+    return id === null ? this.create(body, query, access, options) : this.update(id, body, query, access);
   }
 
   async deleteSingle(query: Query, access?: Access): Promise<Entry> {
@@ -291,11 +300,12 @@ export class EntityService {
     now: Date,
     stored: Record<string, unknown> | null,
     isDraft: boolean,
+    publish?: boolean,
   ): Promise<{ data: Record<string, unknown>; links: [LinkField, RelationInput][]; morphs: [MorphFieldMeta, MorphInput][] }> {
     const issues: ValidationIssue[] = [];
     let data: Record<string, unknown> = {};
     try {
-      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, jsonValue: prismaJson, isDraft });
+      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, jsonValue: prismaJson, isDraft, ...(publish === undefined ? {} : { publish }) });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       issues.push(...issuesOf(err));
@@ -367,7 +377,7 @@ export class EntityService {
  * components the previous one wrote, instead of overwriting them with its own stale copy.
  * SQLite needs nothing: a write transaction has the whole database to itself.
  */
-async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promise<void> {
+export async function lockEntry(db: Database, meta: ContentTypeMeta, id: number): Promise<void> {
   if (db.dialect === 'sqlite') return;
   const sql = new SqlBuilder(db.dialect);
   const compiled = sql.finish(`SELECT ${sql.ident('id')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)} FOR UPDATE`);

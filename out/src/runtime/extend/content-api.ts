@@ -6,7 +6,7 @@
  * typed with that type's entries (src/generated/content-types/<name>.ts).
  */
 import type { AuthState } from '../auth/authenticate.js';
-import type { Access, FindResult } from '../entity/service.js';
+import type { Access, CreateOptions, FindResult } from '../entity/service.js';
 import type { RouteContext } from '../rest/routes.js';
 import type { Lifecycles } from './lifecycles.js';
 import type { MiddlewareReference } from './middlewares.js';
@@ -24,13 +24,14 @@ type Query = Record<string, unknown>;
 export interface ContentService<Entry = unknown, Input = Record<string, unknown>> {
   find(query: Query, access?: Access): Promise<{ data: Entry[]; meta: FindResult['meta'] }>;
   findOne(id: unknown, query: Query, access?: Access): Promise<Entry | null>;
-  create(body: { data: Input } | unknown, query: Query, access?: Access): Promise<Entry>;
+  /** `options.publish: false` (GraphQL): an entry created without `publishedAt` is a draft. */
+  create(body: { data: Input } | unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry>;
   update(id: unknown, body: { data: Input } | unknown, query: Query, access?: Access): Promise<Entry>;
   delete(id: unknown, query: Query, access?: Access): Promise<Entry>;
   /** Single types: the entry, or null. */
   findSingle(query: Query, access?: Access): Promise<Entry | null>;
   /** Single types: creates or updates the entry. */
-  upsertSingle(body: { data: Input } | unknown, query: Query, access?: Access): Promise<Entry>;
+  upsertSingle(body: { data: Input } | unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry>;
   deleteSingle(query: Query, access?: Access): Promise<Entry>;
 }
 

@@ -11,7 +11,6 @@
  * generator runs it to print schema.graphql.
  */
 import { GraphQLScalarType, Kind, print } from 'graphql';
-import { ValidationError } from '../errors.js';
 import { isIsoLocale } from '../i18n/iso-locales.js';
 import { scalarBehaviour } from './scalars.js';
 import type { ContentTypeMeta, Registry } from '../meta.js';
@@ -71,15 +70,21 @@ export function registerI18n(extension: GraphqlExtensionService, registry: Regis
   });
 }
 
-/** Strapi's scalar: any string value; a literal must be `all` or a known locale code. */
+/**
+ * Strapi's scalar: any string value; a literal must be `all` or a known ISO locale code. A
+ * refused literal fails the query's validation, as in Strapi: graphql-js reports an error
+ * that is not a GraphQLError as `Expected value of type "I18NLocaleCode", found "xx";
+ * Unknown locale supplied` (GRAPHQL_VALIDATION_FAILED, 400). Thrown as a plain Error: an
+ * application error here would be answered as the resolver's BAD_USER_INPUT (errors.ts).
+ */
 const localeScalar = new GraphQLScalarType({
   name: localeScalarName,
   description: 'A string used to identify an i18n locale',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new ValidationError('Locale cannot represent non string type');
-    if (ast.value !== 'all' && !isIsoLocale(ast.value)) throw new ValidationError('Unknown locale supplied');
+    if (ast.kind !== Kind.STRING) throw new Error('Locale cannot represent non string type');
+    if (ast.value !== 'all' && !isIsoLocale(ast.value)) throw new Error('Unknown locale supplied');
     return ast.value;
   },
 });

@@ -12,6 +12,7 @@ import { ApplicationError, ValidationError } from '../errors.js';
 import type { Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
 import type { UploadPlugin } from '../upload/index.js';
+import { mediaLinkOf, type MediaLink } from '../upload/link.js';
 import { rolesFromFile as rolesFromFileMessage } from '../auth/routes.js';
 import type { GraphqlContext } from './context.js';
 import type { ResolverMap } from './extension.js';
@@ -166,9 +167,17 @@ function uploadResolvers(runtime: PluginRuntime, registry: Registry): ResolverMa
   /**
    * `ref`/`refId`/`field`: where to link the new files — an entry's media field. Checked
    * before anything is stored; linking updates that entry, so the caller must be allowed to.
+   * A component's instance is linked as `POST /api/upload` does it (upload/link.ts), in the
+   * upload's transaction.
    */
+  const componentLink = (args: Json, context: GraphqlContext): MediaLink | undefined => {
+    if (!registry.components.has(String(args.ref))) return undefined;
+    const fields = new Map(['ref', 'refId', 'field'].map((name) => [name, args[name] === undefined || args[name] === null ? [] : [String(args[name])]]));
+    // verify() refuses with GraphQL's message ("Forbidden access").
+    return mediaLinkOf(fields, registry, (action) => (verify(context.state.auth, [action]), true));
+  };
   const linkTarget = (args: Json, context: GraphqlContext) => {
-    if (args.ref === undefined || args.ref === null) return undefined;
+    if (args.ref === undefined || args.ref === null || registry.components.has(String(args.ref))) return undefined;
     const meta = registry.contentTypes.get(String(args.ref));
     const field = meta?.fields[String(args.field)];
     if (!meta || field?.kind !== 'media' || args.refId === undefined || args.refId === null) {
@@ -186,14 +195,14 @@ function uploadResolvers(runtime: PluginRuntime, registry: Registry): ResolverMa
       async upload(_: unknown, args: Json, context: GraphqlContext) {
         const link = linkTarget(args, context);
         const info = (args.info ?? {}) as Json;
-        const [stored] = await upload.service.upload([received(args.file)], [info]);
+        const [stored] = await upload.service.upload([received(args.file)], [info], componentLink(args, context));
         await link?.([stored!.id]);
         return entity(stored!.id, context);
       },
       async multipleUpload(_: unknown, args: Json, context: GraphqlContext) {
         const link = linkTarget(args, context);
         const list = ((args.files as unknown[]) ?? []).filter((f) => f !== null && f !== undefined);
-        const stored = await upload.service.upload(list.map(received));
+        const stored = await upload.service.upload(list.map(received), [], componentLink(args, context));
         await link?.(stored.map((f) => f.id));
         return Promise.all(stored.map((f) => entity(f.id, context)));
       },
