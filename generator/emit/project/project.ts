@@ -37,25 +37,27 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
   files.add('.env.example', render('project/env.example.hbs', view));
   files.add('.gitignore', render('project/gitignore.hbs', view));
   files.add('.gitattributes', render('project/gitattributes.hbs', view));
-  files.add(
-    'README.md',
-    render('project/README.md.hbs', {
-      ...view,
-      name: options.name,
-      typeCount: ir.contentTypes.filter((ct) => !ct.plugin).length,
-      types: ir.contentTypes.filter((ct) => !ct.plugin).map((ct) => ({
-        displayName: ct.displayName,
-        uid: ct.uid,
-        routes:
-          ct.kind === 'singleType'
-            ? `\`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}\``
-            : `\`GET\` \`POST\` \`/api/${ct.names.route}\`, \`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}/:id\``,
-        // The i18n plugin's route of a localized type.
-        localizations: ct.localized ? `\`POST\` \`/api/${ct.names.route}${ct.kind === 'singleType' ? '' : '/:id'}/localizations\`` : undefined,
-      })),
-      i18n: ir.contentTypes.some((ct) => ct.localized) ? { locales: ir.i18n.locales.map((l) => `\`${l.code}\``).join(', '), defaultLocale: ir.i18n.defaultLocale } : undefined,
-    }),
-  );
+  const readmeView = {
+    ...view,
+    name: options.name,
+    typeCount: ir.contentTypes.filter((ct) => !ct.plugin).length,
+    types: ir.contentTypes.filter((ct) => !ct.plugin).map((ct) => ({
+      displayName: ct.displayName,
+      uid: ct.uid,
+      routes:
+        ct.kind === 'singleType'
+          ? `\`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}\``
+          : `\`GET\` \`POST\` \`/api/${ct.names.route}\`, \`GET\` \`PUT\` \`DELETE\` \`/api/${ct.names.route}/:id\``,
+      // The i18n plugin's route of a localized type.
+      localizations: ct.localized ? `\`POST\` \`/api/${ct.names.route}${ct.kind === 'singleType' ? '' : '/:id'}/localizations\`` : undefined,
+    })),
+    i18n: ir.contentTypes.some((ct) => ct.localized) ? { locales: ir.i18n.locales.map((l) => `\`${l.code}\``).join(', '), defaultLocale: ir.i18n.defaultLocale } : undefined,
+  };
+  // A short README, and a page a topic under docs/ (GraphQL's only with the plugin).
+  files.add('README.md', render('project/README.md.hbs', readmeView));
+  for (const page of ['settings', 'rest', 'auth', 'production', 'your-code', ...(ir.plugins.graphql ? ['graphql'] : [])]) {
+    files.add(`docs/${page}.md`, render(`project/docs/${page}.md.hbs`, readmeView));
+  }
   files.add('src/config.ts', render('user/config.ts.hbs', { ...view, seed: seedView(seed), communityPlugins: communityPluginsSection(communityPluginSettings(ir).settings) }), 'user');
   files.add('src/email.ts', render('user/email.ts.hbs', view), 'user');
   files.add('prisma/migrations/migration_lock.toml', `# Prisma reads this file; keep it in version control.\nprovider = "${ir.provider}"\n`);
