@@ -18,11 +18,13 @@ let built: BuiltServer;
 let server: RunningServer;
 let token: string;
 let client: typeof ClientModule;
-/** Every URL the clients fetched, in order. */
+/** Every URL the clients fetched, in order, and the init each was fetched with. */
 const fetched: string[] = [];
+const inits: (RequestInit | undefined)[] = [];
 
 const recordingFetch: typeof fetch = (input, init) => {
   fetched.push(String(input));
+  inits.push(init);
   return fetch(input, init);
 };
 
@@ -135,6 +137,30 @@ describe('with an API token', () => {
     expect(file).toMatchObject({ id: expect.any(Number), name: 'hello.txt', alternativeText: 'greeting', mime: 'text/plain' });
     expect((await api.upload.find()).map((f) => f.id)).toContain(file!.id);
     expect((await api.upload.delete(file!.id)).id).toBe(file!.id);
+  });
+});
+
+describe('per-call options (issue 27 item 7)', () => {
+  it('passes headers, an AbortSignal and any fetch init (Next.js `next`, `cache`) through to fetch', async () => {
+    const api = anonymous();
+    // The call's headers reach the server: the token in them lets an anonymous client write.
+    const written = await api.tags.create({ name: 'per-call' }, { fields: ['name'] }, { headers: { authorization: `Bearer ${token}` } });
+    expect(written.data.attributes).toEqual({ name: 'per-call' });
+    // …for that call only.
+    expect(((await thrown(() => api.tags.create({ name: 'again' }))) as ClientModule.StrapiError).status).toBe(403);
+
+    const listed = await api.tags.find({ fields: ['name'], filters: { name: { $eq: 'per-call' } } }, { cache: 'no-store', next: { revalidate: 60, tags: ['tags'] }, headers: { 'x-call': 'list' } });
+    expect(listed.data.map((t) => t.attributes.name)).toEqual(['per-call']);
+    expect(inits.at(-1)).toMatchObject({ method: 'GET', cache: 'no-store', next: { revalidate: 60, tags: ['tags'] }, headers: { accept: 'application/json', 'x-call': 'list' } });
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await thrown(() => api.tags.findOne(written.data.id, {}, { signal: controller.signal }));
+    expect((aborted as Error).name).toBe('AbortError');
+    expect(inits.at(-1)?.signal).toBe(controller.signal);
+
+    const me = await thrown(() => api.auth.me({}, { headers: { authorization: 'Bearer not-a-jwt' } }));
+    expect((me as ClientModule.StrapiError).status).toBe(401);
   });
 });
 

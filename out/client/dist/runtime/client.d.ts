@@ -4,23 +4,35 @@ export interface ClientOptions {
     /** The server's origin, e.g. `http://localhost:1337` (routes are under `/api`). */
     url: string;
     /** The server's REST prefix (`api.rest.prefix` of its src/config.ts); default `/api`. */
-    prefix?: string;
+    prefix?: string | undefined;
     /**
      * An API token or a user's JWT, sent as `Authorization: Bearer …`; a function is asked on
      * every request (e.g. to read the JWT a login stored). `setToken` replaces it.
      */
-    token?: string | null | (() => string | null | undefined | Promise<string | null | undefined>);
+    token?: string | null | undefined | (() => string | null | undefined | Promise<string | null | undefined>);
     /** Headers sent with every request. */
-    headers?: Record<string, string>;
+    headers?: Record<string, string> | undefined;
     /** The `fetch` to use (default: the global one). */
-    fetch?: typeof fetch;
+    fetch?: typeof fetch | undefined;
 }
-/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form. */
-export interface RequestOptions {
+/**
+ * What every call takes last: passed through to `fetch` (`signal`, `cache`, `credentials`, and
+ * framework extensions such as Next.js's `next: { revalidate, tags }`), its `headers` added to
+ * the client's for this call only.
+ */
+export interface CallOptions extends Omit<RequestInit, 'method' | 'body' | 'headers'> {
+    headers?: Record<string, string>;
+    /** Next.js's data cache: `revalidate` (seconds, or `false`) and `tags` to revalidate by. */
+    next?: {
+        revalidate?: number | false;
+        tags?: string[];
+    };
+}
+/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form, and the call's fetch options. */
+export interface RequestOptions extends CallOptions {
     query?: object;
     body?: unknown;
     form?: FormData;
-    signal?: AbortSignal;
 }
 /** The part of the client every content type shares. */
 export interface ClientCore {
@@ -39,17 +51,17 @@ export type InputOf<I, U> = U extends keyof I ? I[U] : never;
  * follows the query's `fields` and `populate`.
  */
 export interface CollectionApi<R extends Registry, I, U extends string> {
-    find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>): Promise<FindResponse<R, U, Q>>;
-    findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-    create<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-    update<const Q extends EntryQuery<R, U> = {}>(id: number | string, data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-    delete<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+    find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Q>>;
+    findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+    create<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+    update<const Q extends EntryQuery<R, U> = {}>(id: number | string, data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+    delete<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
 }
 /** A single type's routes (`/api/<singular>`). */
 export interface SingleApi<R extends Registry, I, U extends string> {
-    find<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-    update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-    delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+    find<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+    update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+    delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
 }
 /** The answer of `createLocalization`: the new entry itself (no envelope), with its group's localizations. */
 export type LocalizationResponse<R extends Registry, U> = FlatOf<R, U> & {
@@ -60,14 +72,14 @@ export interface LocalizedCollectionApi<R extends Registry, I, U extends string>
     /** A new localization of entry `id`'s group, in `data.locale` (Strapi's unwrapped body; shared attributes come from the group). */
     createLocalization(id: number | string, data: Partial<InputOf<I, U>> & {
         locale: string;
-    }): Promise<LocalizationResponse<R, U>>;
+    }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 /** A localized single type's routes: the single type's, and `POST /api/<singular>/localizations`. */
 export interface LocalizedSingleApi<R extends Registry, I, U extends string> extends SingleApi<R, I, U> {
     /** A new localization of the single type, in `data.locale` (Strapi's unwrapped body). */
     createLocalization(data: Partial<InputOf<I, U>> & {
         locale: string;
-    }): Promise<LocalizationResponse<R, U>>;
+    }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 export declare function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U>;
 export declare function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U>;
@@ -90,36 +102,36 @@ export interface AuthApi<R extends Registry> {
     login(credentials: {
         identifier: string;
         password: string;
-    }): Promise<AuthResponse<R>>;
+    }, options?: CallOptions): Promise<AuthResponse<R>>;
     /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt`. */
     register(user: {
         username: string;
         email: string;
         password: string;
         [attribute: string]: unknown;
-    }): Promise<AuthResponse<R> | {
+    }, options?: CallOptions): Promise<AuthResponse<R> | {
         user: UserOf<R>;
     }>;
     /** `GET /api/users/me`: the user of the JWT sent. */
-    me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
+    me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
     forgotPassword(body: {
         email: string;
-    }): Promise<{
+    }, options?: CallOptions): Promise<{
         ok: true;
     }>;
     resetPassword(body: {
         code: string;
         password: string;
         passwordConfirmation: string;
-    }): Promise<AuthResponse<R>>;
+    }, options?: CallOptions): Promise<AuthResponse<R>>;
     changePassword(body: {
         currentPassword: string;
         password: string;
         passwordConfirmation: string;
-    }): Promise<AuthResponse<R>>;
+    }, options?: CallOptions): Promise<AuthResponse<R>>;
     sendEmailConfirmation(body: {
         email: string;
-    }): Promise<{
+    }, options?: CallOptions): Promise<{
         email: string;
         sent: true;
     }>;
@@ -130,18 +142,18 @@ export declare function authApi<R extends Registry>(core: ClientCore): AuthApi<R
  * `find` answers a plain list. `data` of create and update is the user itself, not `{ data }`.
  */
 export interface UsersApi<R extends Registry, I> {
-    find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>): Promise<UserOf<R, Q>[]>;
-    findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
+    find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>[]>;
+    findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
     count(query?: {
         filters?: Filters<R, UserUid>;
-    }): Promise<number>;
+    }, options?: CallOptions): Promise<number>;
     create(user: InputOf<I, UserUid> & {
         username: string;
         email: string;
         password: string;
-    }): Promise<UserOf<R>>;
-    update(id: number | string, user: InputOf<I, UserUid>): Promise<UserOf<R>>;
-    delete(id: number | string): Promise<UserOf<R>>;
+    }, options?: CallOptions): Promise<UserOf<R>>;
+    update(id: number | string, user: InputOf<I, UserUid>, options?: CallOptions): Promise<UserOf<R>>;
+    delete(id: number | string, options?: CallOptions): Promise<UserOf<R>>;
 }
 export declare function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I>;
 /** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */
@@ -163,15 +175,15 @@ export interface UploadTarget {
 /** The upload plugin's routes (`/api/upload`). */
 export interface UploadApi<R extends Registry> {
     /** `POST /api/upload` (multipart): the files, attached to an entry when `target` says where. */
-    upload(files: Blob | readonly Blob[], target?: UploadTarget): Promise<FlatOf<R, FileUid>[]>;
+    upload(files: Blob | readonly Blob[], target?: UploadTarget, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
     /** `GET /api/upload/files`. */
     find(query?: {
         filters?: object;
         sort?: string | readonly string[];
         pagination?: object;
-    }): Promise<FlatOf<R, FileUid>[]>;
-    findOne(id: number | string): Promise<FlatOf<R, FileUid>>;
-    delete(id: number | string): Promise<FlatOf<R, FileUid>>;
+    }, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
+    findOne(id: number | string, options?: CallOptions): Promise<FlatOf<R, FileUid>>;
+    delete(id: number | string, options?: CallOptions): Promise<FlatOf<R, FileUid>>;
 }
 export declare function uploadApi<R extends Registry>(core: ClientCore): UploadApi<R>;
 export {};
