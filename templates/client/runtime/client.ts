@@ -111,14 +111,18 @@ export function createClientCore(options: ClientOptions): ClientCore {
 /** The `data` a create or update of the type accepts (`<Type>Input`). */
 export type InputOf<I, U> = U extends keyof I ? I[U] : never;
 
+/** The `data` a create accepts: the input, with attributes `N` (required ones the server checks on create) required. */
+export type CreateInputOf<I, U, N extends string> = InputOf<I, U> & { [K in N & keyof InputOf<I, U>]-?: Exclude<InputOf<I, U>[K], undefined | null> };
+
 /**
  * A collection type's routes (`/api/<plural>`, `/api/<plural>/:id`). The answer's type
- * follows the query's `fields` and `populate`.
+ * follows the query's `fields` and `populate`. `N`: the attributes a create must give (the
+ * required ones of a type without draft-and-publish, which the server validates as published).
  */
-export interface CollectionApi<R extends Registry, I, U extends string> {
+export interface CollectionApi<R extends Registry, I, U extends string, N extends string = never> {
   find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Q>>;
   findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
-  create<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+  create<const Q extends EntryQuery<R, U> = {}>(data: CreateInputOf<I, U, N>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
   update<const Q extends EntryQuery<R, U> = {}>(
     id: number | string,
     data: InputOf<I, U>,
@@ -139,7 +143,7 @@ export interface SingleApi<R extends Registry, I, U extends string> {
 export type LocalizationResponse<R extends Registry, U> = FlatOf<R, U> & { localizations: FlatOf<R, U>[] };
 
 /** A localized collection type's routes: the collection's, and `POST /api/<plural>/:id/localizations`. */
-export interface LocalizedCollectionApi<R extends Registry, I, U extends string> extends CollectionApi<R, I, U> {
+export interface LocalizedCollectionApi<R extends Registry, I, U extends string, N extends string = never> extends CollectionApi<R, I, U, N> {
   /** A new localization of entry `id`'s group, in `data.locale` (Strapi's unwrapped body; shared attributes come from the group). */
   createLocalization(id: number | string, data: Partial<InputOf<I, U>> & { locale: string }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
@@ -150,7 +154,7 @@ export interface LocalizedSingleApi<R extends Registry, I, U extends string> ext
   createLocalization(data: Partial<InputOf<I, U>> & { locale: string }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 
-export function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U> {
+export function collectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): CollectionApi<R, I, U, N> {
   const one = (id: number | string) => `${path}/${encodeURIComponent(String(id))}`;
   return {
     find: (query?: object, options?: CallOptions) => core.request('GET', path, { ...options, query }),
@@ -158,7 +162,7 @@ export function collectionApi<R extends Registry, I, U extends string>(core: Cli
     create: (data: unknown, query?: object, options?: CallOptions) => core.request('POST', path, { ...options, query, body: { data } }),
     update: (id: number | string, data: unknown, query?: object, options?: CallOptions) => core.request('PUT', one(id), { ...options, query, body: { data } }),
     delete: (id: number | string, query?: object, options?: CallOptions) => core.request('DELETE', one(id), { ...options, query }),
-  } as CollectionApi<R, I, U>;
+  } as CollectionApi<R, I, U, N>;
 }
 
 export function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U> {
@@ -169,12 +173,12 @@ export function singleApi<R extends Registry, I, U extends string>(core: ClientC
   } as SingleApi<R, I, U>;
 }
 
-export function localizedCollectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U> {
+export function localizedCollectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U, N> {
   return {
-    ...collectionApi<R, I, U>(core, path),
+    ...collectionApi<R, I, U, N>(core, path),
     createLocalization: (id: number | string, data: unknown, options?: CallOptions) =>
       core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { ...options, body: data }),
-  } as LocalizedCollectionApi<R, I, U>;
+  } as LocalizedCollectionApi<R, I, U, N>;
 }
 
 export function localizedSingleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U> {
@@ -253,19 +257,27 @@ export function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I
   } as UsersApi<R, I>;
 }
 
-/** Where an upload is attached: the entry (`ref` uid, `refId`) and its media `field`. */
-export interface UploadTarget {
-  ref?: string;
-  refId?: number | string;
-  field?: string;
-  /** Per file: `name`, `alternativeText`, `caption`. */
-  fileInfo?: { name?: string; alternativeText?: string; caption?: string } | { name?: string; alternativeText?: string; caption?: string }[];
-}
+/** Per file: `name`, `alternativeText`, `caption`. */
+export type FileInfo = { name?: string; alternativeText?: string; caption?: string };
+
+/** The media fields of content type `T`. */
+export type MediaFieldOf<R extends Registry, T extends keyof R> = {
+  [K in keyof R[T]['relations']]: R[T]['relations'][K] extends { target: 'plugin::upload.file' } ? K : never;
+}[keyof R[T]['relations']] &
+  string;
+
+/** An entry a file can be attached to: a content type's uid (`ref`), the entry's id and one of its media fields. */
+export type UploadRef<R extends Registry> = {
+  [T in Extract<keyof R, `${string}::${string}`>]: [MediaFieldOf<R, T>] extends [never] ? never : { ref: T; refId: number | string; field: MediaFieldOf<R, T> };
+}[Extract<keyof R, `${string}::${string}`>];
+
+/** Where an upload is attached (`ref`, `refId`, `field`: all or none), and each file's info. */
+export type UploadTarget<R extends Registry> = { fileInfo?: FileInfo | FileInfo[] } & (UploadRef<R> | { ref?: undefined; refId?: undefined; field?: undefined });
 
 /** The upload plugin's routes (`/api/upload`). */
 export interface UploadApi<R extends Registry> {
   /** `POST /api/upload` (multipart): the files, attached to an entry when `target` says where. */
-  upload(files: Blob | readonly Blob[], target?: UploadTarget, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
+  upload(files: Blob | readonly Blob[], target?: UploadTarget<R>, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
   /** `GET /api/upload/files`. */
   find(query?: { filters?: object; sort?: string | readonly string[]; pagination?: object }, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
   findOne(id: number | string, options?: CallOptions): Promise<FlatOf<R, FileUid>>;
@@ -274,7 +286,7 @@ export interface UploadApi<R extends Registry> {
 
 export function uploadApi<R extends Registry>(core: ClientCore): UploadApi<R> {
   return {
-    upload(files: Blob | readonly Blob[], target: UploadTarget = {}, options?: CallOptions) {
+    upload(files: Blob | readonly Blob[], target: { ref?: string; refId?: number | string; field?: string; fileInfo?: FileInfo | FileInfo[] } = {}, options?: CallOptions) {
       const form = new FormData();
       for (const file of Array.isArray(files) ? files : [files]) form.append('files', file, (file as { name?: string }).name ?? 'file');
       if (target.ref !== undefined) form.append('ref', target.ref);
