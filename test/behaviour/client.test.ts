@@ -222,8 +222,10 @@ describe('users-permissions', () => {
     expect(found).toEqual([{ id: created.id, username: 'managed', role: expect.objectContaining({ type: 'authenticated' }) }]);
     expect(await api.users.count({ filters: { username: { $startsWith: 'managed' } } })).toBe(1);
     expect((await api.users.update(created.id, { blocked: true })).blocked).toBe(true);
-    expect((await api.users.findOne(created.id, { fields: ['blocked'] })).blocked).toBe(true);
+    expect((await api.users.findOne(created.id, { fields: ['blocked'] }))?.blocked).toBe(true);
     expect((await api.users.delete(created.id)).id).toBe(created.id);
+    // A missing user: 204 without a body, typed `| undefined`.
+    expect(await api.users.findOne(created.id)).toBeUndefined();
     expect(await api.users.count()).toBe(1);
   });
 });

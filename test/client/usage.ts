@@ -150,6 +150,24 @@ export async function claimsThatHold() {
   await api.articles.find({ filters: { title: new Date() } });
 }
 
+/** Issue 27 item 5: the types say what the server answers. */
+export async function typesTellTheAnswer() {
+  // An empty `fields` answers every scalar, as the server does.
+  const all = await api.articles.find({ fields: [] });
+  expectType<Equal<keyof (typeof all.data)[number]['attributes'], keyof Entry<'api::article.article'>['attributes']>>();
+  // A missing user is answered 204, no body.
+  const user = await api.users.findOne(999);
+  const missing: typeof user = undefined;
+  void missing;
+  // @ts-expect-error: possibly undefined
+  void user.username;
+  // @ts-expect-error: the server refuses to sort by a JSON attribute
+  await api.articles.find({ sort: 'metadata' });
+  // @ts-expect-error: …as an object too
+  await api.articles.find({ sort: { metadata: 'asc' } });
+  await api.articles.find({ sort: ['publishDate:desc', { views: 'asc' }] });
+}
+
 export async function uploadTargets(file: Blob) {
   await api.upload.upload(file, { ref: 'api::article.article', refId: 1, field: 'cover' });
   await api.upload.upload(file, { fileInfo: { alternativeText: 'alone' } });

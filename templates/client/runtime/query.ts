@@ -122,7 +122,9 @@ export type Filters<R extends Registry, U> = { [K in Scalar<R, U>]?: ScalarFilte
   [K in ComponentField<R, U>]?: Filters<R, Model<R, U>['components'][K]['component']>;
 } & { $and?: readonly Filters<R, U>[]; $or?: readonly Filters<R, U>[]; $not?: Filters<R, U> };
 
-type SortName<R extends Registry, U> = Scalar<R, U> | 'id';
+/** The scalars a query may sort by: not JSON ones (the server refuses them, 400). */
+type Sortable<R extends Registry, U> = { [K in Scalar<R, U>]: Model<R, U>['scalars'][K] extends 'json' ? never : K }[Scalar<R, U>];
+type SortName<R extends Registry, U> = Sortable<R, U> | 'id';
 type SortDirection = 'asc' | 'desc' | 'ASC' | 'DESC';
 type SortString<R extends Registry, U> = SortName<R, U> | `${SortName<R, U>}:${SortDirection}`;
 type SortObject<R extends Registry, U> = { [K in SortName<R, U>]?: SortDirection } & {
@@ -203,6 +205,11 @@ type LocaleQuery<R extends Registry, U> = Model<R, U> extends { localized: true 
 /** The query of a request that answers one entry (findOne, create, update, delete, single types). */
 export type EntryQuery<R extends Registry, U> = {
   fields?: Fields<R, U>;
+  /**
+   * Relations, media, components and zones to answer. A relation whose target the caller may
+   * not `find` (its role's permissions) is left out of the answer, as Strapi does, although
+   * its type says it is there: populate what the caller may read.
+   */
   populate?: Populate<R, U>;
   publicationState?: 'live' | 'preview';
 } & LocaleQuery<R, U>;
@@ -251,9 +258,11 @@ type PathMap<P extends string> = { [K in Head<P> & string]: [Rest<P, K>] extends
 
 type PopulateOf<Q> = Q extends { populate: infer P } ? P : undefined;
 
-/** The scalars a query returns: those `fields` names, or all. */
+/** The scalars a query returns: those `fields` names, or all (without `fields`, or with an empty list, as the server answers). */
 type SelectedScalars<R extends Registry, U, Q> = Q extends { fields: infer F }
-  ? Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>>
+  ? F extends readonly []
+    ? Scalar<R, U>
+    : Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>>
   : Scalar<R, U>;
 
 type ScalarsOf<R extends Registry, U, Q> = Pick<Model<R, U>['attributes'], SelectedScalars<R, U, Q> & keyof Model<R, U>['attributes']>;

@@ -148,7 +148,8 @@ export declare function authApi<R extends Registry>(core: ClientCore): AuthApi<R
  */
 export interface UsersApi<R extends Registry, I> {
     find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>[]>;
-    findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
+    /** A missing user is answered 204 without a body: `undefined` (as users-permissions does). */
+    findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q> | undefined>;
     count(query?: {
         filters?: Filters<R, UserUid>;
     }, options?: CallOptions): Promise<number>;

@@ -126,7 +126,11 @@ export type Filters<R extends Registry, U> = {
     $or?: readonly Filters<R, U>[];
     $not?: Filters<R, U>;
 };
-type SortName<R extends Registry, U> = Scalar<R, U> | 'id';
+/** The scalars a query may sort by: not JSON ones (the server refuses them, 400). */
+type Sortable<R extends Registry, U> = {
+    [K in Scalar<R, U>]: Model<R, U>['scalars'][K] extends 'json' ? never : K;
+}[Scalar<R, U>];
+type SortName<R extends Registry, U> = Sortable<R, U> | 'id';
 type SortDirection = 'asc' | 'desc' | 'ASC' | 'DESC';
 type SortString<R extends Registry, U> = SortName<R, U> | `${SortName<R, U>}:${SortDirection}`;
 type SortObject<R extends Registry, U> = {
@@ -198,6 +202,11 @@ type LocaleQuery<R extends Registry, U> = Model<R, U> extends {
 /** The query of a request that answers one entry (findOne, create, update, delete, single types). */
 export type EntryQuery<R extends Registry, U> = {
     fields?: Fields<R, U>;
+    /**
+     * Relations, media, components and zones to answer. A relation whose target the caller may
+     * not `find` (its role's permissions) is left out of the answer, as Strapi does, although
+     * its type says it is there: populate what the caller may read.
+     */
     populate?: Populate<R, U>;
     publicationState?: 'live' | 'preview';
 } & LocaleQuery<R, U>;
@@ -233,10 +242,10 @@ type PathMap<P extends string> = {
 type PopulateOf<Q> = Q extends {
     populate: infer P;
 } ? P : undefined;
-/** The scalars a query returns: those `fields` names, or all. */
+/** The scalars a query returns: those `fields` names, or all (without `fields`, or with an empty list, as the server answers). */
 type SelectedScalars<R extends Registry, U, Q> = Q extends {
     fields: infer F;
-} ? Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>> : Scalar<R, U>;
+} ? F extends readonly [] ? Scalar<R, U> : Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>> : Scalar<R, U>;
 type ScalarsOf<R extends Registry, U, Q> = Pick<Model<R, U>['attributes'], SelectedScalars<R, U, Q> & keyof Model<R, U>['attributes']>;
 /** How a populated relation reads: Strapi's `{ data }` envelope of entries, or entries themselves (users-permissions, upload). */
 type Shape = 'envelope' | 'flat';

@@ -239,7 +239,8 @@ export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
  */
 export interface UsersApi<R extends Registry, I> {
   find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>[]>;
-  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
+  /** A missing user is answered 204 without a body: `undefined` (as users-permissions does). */
+  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q> | undefined>;
   count(query?: { filters?: Filters<R, UserUid> }, options?: CallOptions): Promise<number>;
   create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }, options?: CallOptions): Promise<UserOf<R>>;
   update(id: number | string, user: InputOf<I, UserUid>, options?: CallOptions): Promise<UserOf<R>>;
