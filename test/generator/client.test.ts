@@ -69,6 +69,35 @@ describe('client/ of the blog models', () => {
     expect(diagnostics(program)).toEqual([]);
   }, 60_000);
 
+  /** Compiles a file of test/client (or text) against the emitted client; its diagnostics. */
+  async function compileAgainstClient(name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
+    const file = path.join(path.dirname(clientDir), name);
+    await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      ...options,
+    });
+    return diagnostics(program);
+  }
+
+  it('compiles under exactOptionalPropertyTypes and noUncheckedIndexedAccess (token from an environment variable, register narrows)', async () => {
+    const usage = await readFile(path.join(repoRoot, 'test/client/exact-optional.ts'), 'utf8');
+    expect(await compileAgainstClient('exact-optional.ts', usage, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })).toEqual([]);
+  }, 60_000);
+
+  it('names an unknown filter key in the error (in a populate’s filters)', async () => {
+    const text = `import { createClient } from '../../out/client/dist/index.js';\nawait createClient({ url: '' }).articles.find({ populate: { author: { filters: { nmae: 'x' } } } });\nexport {};\n`;
+    const errors = await compileAgainstClient('unknown-key.ts', text);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`'nmae' is not an attribute or operator here`);
+  }, 60_000);
+
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {
     const { queryString } = (await import(path.join(clientDir, 'dist/index.js'))) as { queryString(query?: object): string };
     const query = { filters: { title: { $containsi: 'é & ?' }, $or: [{ views: { $gt: 3 } }] }, populate: { author: { fields: ['name'] } }, sort: ['title:asc'], pagination: { page: 2 } };

@@ -108,13 +108,14 @@ export interface AuthApi<R extends Registry> {
         identifier: string;
         password: string;
     }, options?: CallOptions): Promise<AuthResponse<R>>;
-    /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt`. */
+    /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt` (`if (answer.jwt)` narrows). */
     register(user: {
         username: string;
         email: string;
         password: string;
         [attribute: string]: unknown;
     }, options?: CallOptions): Promise<AuthResponse<R> | {
+        jwt?: undefined;
         user: UserOf<R>;
     }>;
     /** `GET /api/users/me`: the user of the JWT sent. */

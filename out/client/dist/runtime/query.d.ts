@@ -216,14 +216,16 @@ export type FindQuery<R extends Registry, U> = EntryQuery<R, U> & {
     sort?: Sort<R, U>;
     pagination?: Pagination;
 };
+/** What an unknown key of a query must be: a message naming it, which the compiler's error then shows. */
+export type UnknownKey<K> = `'${K & string}' is not an attribute or operator here`;
 /**
  * Forbids what the query type does not name. TypeScript checks a generic argument against
  * its constraint structurally, so unknown keys (an attribute that does not exist, a misspelt
  * operator) would pass; intersecting the argument with this type turns each of them into
- * `never`, which the call then rejects.
+ * `UnknownKey<K>`, which the call then rejects with the key's name in the message.
  */
 export type Exact<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly Exact<E, SE>[] : never : Q extends object ? S extends object ? {
-    [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : never;
+    [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : UnknownKey<K>;
 } : never : Q;
 /** `populate` normalised to `{ name: its sub-query }`. */
 type PopulateMap<R extends Registry, U, P> = [P] extends ['*'] | [true] ? {

@@ -210,8 +210,8 @@ export interface AuthResponse<R extends Registry> {
 export interface AuthApi<R extends Registry> {
   /** `POST /api/auth/local`; pass the answer's `jwt` to `setToken` to act as the user. */
   login(credentials: { identifier: string; password: string }, options?: CallOptions): Promise<AuthResponse<R>>;
-  /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt`. */
-  register(user: { username: string; email: string; password: string; [attribute: string]: unknown }, options?: CallOptions): Promise<AuthResponse<R> | { user: UserOf<R> }>;
+  /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt` (`if (answer.jwt)` narrows). */
+  register(user: { username: string; email: string; password: string; [attribute: string]: unknown }, options?: CallOptions): Promise<AuthResponse<R> | { jwt?: undefined; user: UserOf<R> }>;
   /** `GET /api/users/me`: the user of the JWT sent. */
   me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
   forgotPassword(body: { email: string }, options?: CallOptions): Promise<{ ok: true }>;
