@@ -98,6 +98,39 @@ describe('client/ of the blog models', () => {
     expect(errors[0]).toContain(`'nmae' is not an attribute or operator here`);
   }, 60_000);
 
+  /** What an editor (TypeScript's language service) offers at `|` in `call`, against the emitted client. */
+  function completionsAt(call: string): string[] {
+    const file = path.join(path.dirname(clientDir), 'completions.ts');
+    const prefix = `import { createClient } from ${JSON.stringify(path.join(clientDir, 'dist/index.js'))};\nconst api = createClient({ url: '' });\n`;
+    const text = `${prefix}${call.replace('|', '')}\n`;
+    const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
+    const host: ts.LanguageServiceHost = {
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) => (name === file ? ts.ScriptSnapshot.fromString(text) : ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? '') : undefined),
+      getCurrentDirectory: () => path.dirname(file),
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    const completions = ts.createLanguageService(host).getCompletionsAtPosition(file, prefix.length + call.indexOf('|'), {});
+    return (completions?.entries ?? []).map((entry) => entry.name);
+  }
+
+  it('offers completions inside inline calls, as an editor asks (issue 27 item 4)', () => {
+    expect(completionsAt('api.authors.find({ filters: { n| } });')).toEqual(expect.arrayContaining(['name', 'email', '$or']));
+    expect(completionsAt('api.articles.find({ filters: { author: { | } } });')).toEqual(expect.arrayContaining(['name', 'email', 'articles', '$and']));
+    expect(completionsAt('api.articles.find({ filters: { seo: { | } } });')).toEqual(expect.arrayContaining(['metaTitle', 'metaDescription']));
+    expect(completionsAt('api.articles.find({ | });')).toEqual(expect.arrayContaining(['fields', 'filters', 'populate', 'sort', 'pagination']));
+    expect(completionsAt('api.articles.findOne(1, { | });')).toEqual(['fields', 'populate', 'publicationState']);
+    expect(completionsAt('api.articles.create({ title: "x" }, { | });')).toEqual(['fields', 'populate', 'publicationState']);
+    expect(completionsAt('api.users.find({ filters: { | } });')).toEqual(expect.arrayContaining(['username', 'email']));
+  }, 60_000);
+
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {
     const { queryString } = (await import(path.join(clientDir, 'dist/index.js'))) as { queryString(query?: object): string };
     const query = { filters: { title: { $containsi: 'é & ?' }, $or: [{ views: { $gt: 3 } }] }, populate: { author: { fields: ['name'] } }, sort: ['title:asc'], pagination: { page: 2 } };

@@ -145,11 +145,13 @@ type PopulateTarget<R extends Registry, U, K> = K extends Relation<R, U>
       ? Model<R, U>['zones'][K]
       : never;
 /**
- * A dotted populate path, each of its first three segments checked against the type it walks
- * (`'author.mentr'` is refused); deeper segments are not (the union would grow with each level).
+ * A dotted populate path of up to three segments, each checked against the type it walks
+ * (`'author.mentr'` is refused); deeper populates are written as objects. A union of string
+ * literals only, no `${string}` pattern: an editor would offer a string's methods inside
+ * `populate: { | }` for one (issue 27 item 4).
  */
 type PopulatePath<R extends Registry, U, D extends readonly unknown[] = []> = D['length'] extends 2
-  ? Populatable<R, U> | `${Populatable<R, U>}.${string}`
+  ? Populatable<R, U>
   : { [K in Populatable<R, U>]: K | `${K}.${PopulateTarget<R, U, K> extends infer T ? (T extends string ? PopulatePath<R, T, [...D, 0]> : never) : never}` }[Populatable<R, U>];
 
 /** What a relation or media field's populate may say about its target. */
@@ -239,6 +241,14 @@ export type Exact<Q, S> = Q extends readonly (infer E)[]
       ? { [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : UnknownKey<K> }
       : never
     : Q;
+
+/**
+ * The query a call's answer follows: `Q` as inferred from the argument, or `{}` when there is
+ * none (`Q` is then its constraint `S`). The calls' `Q` has no default on purpose: an editor
+ * completing inside the argument leaves it uninferred, and it is the constraint (the query
+ * type), not `{}`, that must then give the argument its contextual type (issue 27 item 4).
+ */
+export type Given<Q, S> = S extends Q ? {} : Q;
 
 // ---------------------------------------------------------------------------------------------
 // What the answer holds

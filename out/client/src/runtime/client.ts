@@ -13,6 +13,7 @@ import type {
   Exact,
   Filters,
   FindQuery,
+  Given,
   FindResponse,
   FlatOf,
   Registry,
@@ -121,23 +122,23 @@ export type CreateInputOf<I, U, N extends string> = InputOf<I, U> & { [K in N & 
  * required ones of a type without draft-and-publish, which the server validates as published).
  */
 export interface CollectionApi<R extends Registry, I, U extends string, N extends string = never> {
-  find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Q>>;
-  findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
-  create<const Q extends EntryQuery<R, U> = {}>(data: CreateInputOf<I, U, N>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
-  update<const Q extends EntryQuery<R, U> = {}>(
+  find<const Q extends FindQuery<R, U>>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Given<Q, FindQuery<R, U>>>>;
+  findOne<const Q extends EntryQuery<R, U>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  create<const Q extends EntryQuery<R, U>>(data: CreateInputOf<I, U, N>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  update<const Q extends EntryQuery<R, U>>(
     id: number | string,
     data: InputOf<I, U>,
     query?: Q & Exact<Q, EntryQuery<R, U>>,
     options?: CallOptions,
-  ): Promise<EntryResponse<R, U, Q>>;
-  delete<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+  ): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  delete<const Q extends EntryQuery<R, U>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
 
 /** A single type's routes (`/api/<singular>`). */
 export interface SingleApi<R extends Registry, I, U extends string> {
-  find<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
-  update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
-  delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Q>>;
+  find<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  update<const Q extends EntryQuery<R, U>>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  delete<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
 
 /** The answer of `createLocalization`: the new entry itself (no envelope), with its group's localizations. */
@@ -213,7 +214,7 @@ export interface AuthApi<R extends Registry> {
   /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt` (`if (answer.jwt)` narrows). */
   register(user: { username: string; email: string; password: string; [attribute: string]: unknown }, options?: CallOptions): Promise<AuthResponse<R> | { jwt?: undefined; user: UserOf<R> }>;
   /** `GET /api/users/me`: the user of the JWT sent. */
-  me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>>;
+  me<const Q extends EntryQuery<R, UserUid>>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, EntryQuery<R, UserUid>>>>;
   forgotPassword(body: { email: string }, options?: CallOptions): Promise<{ ok: true }>;
   resetPassword(body: { code: string; password: string; passwordConfirmation: string }, options?: CallOptions): Promise<AuthResponse<R>>;
   changePassword(body: { currentPassword: string; password: string; passwordConfirmation: string }, options?: CallOptions): Promise<AuthResponse<R>>;
@@ -238,9 +239,9 @@ export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
  * `find` answers a plain list. `data` of create and update is the user itself, not `{ data }`.
  */
 export interface UsersApi<R extends Registry, I> {
-  find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q>[]>;
+  find<const Q extends FindQuery<R, UserUid>>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, FindQuery<R, UserUid>>>[]>;
   /** A missing user is answered 204 without a body: `undefined` (as users-permissions does). */
-  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Q> | undefined>;
+  findOne<const Q extends EntryQuery<R, UserUid>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, EntryQuery<R, UserUid>>> | undefined>;
   count(query?: { filters?: Filters<R, UserUid> }, options?: CallOptions): Promise<number>;
   create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }, options?: CallOptions): Promise<UserOf<R>>;
   update(id: number | string, user: InputOf<I, UserUid>, options?: CallOptions): Promise<UserOf<R>>;
