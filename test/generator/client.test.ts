@@ -129,6 +129,9 @@ describe('client/ of the blog models', () => {
     expect(completionsAt('api.articles.findOne(1, { | });')).toEqual(['fields', 'populate', 'publicationState']);
     expect(completionsAt('api.articles.create({ title: "x" }, { | });')).toEqual(['fields', 'populate', 'publicationState']);
     expect(completionsAt('api.users.find({ filters: { | } });')).toEqual(expect.arrayContaining(['username', 'email']));
+    expect(completionsAt('api.articles.find({ populate: { | } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
+    expect(completionsAt('api.articles.find({ populate: { author: { | } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.find({ sort: { | } });')).toEqual(expect.arrayContaining(['title', 'views', 'author']));
   }, 60_000);
 
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {

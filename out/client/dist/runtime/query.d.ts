@@ -226,8 +226,9 @@ export type UnknownKey<K> = `'${K & string}' is not an attribute or operator her
  * operator) would pass; intersecting the argument with this type turns each of them into
  * `UnknownKey<K>`, which the call then rejects with the key's name in the message.
  */
-export type Exact<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly Exact<E, SE>[] : never : Q extends object ? S extends object ? {
-    [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : UnknownKey<K>;
+export type Exact<Q, S> = S extends Q ? unknown : ExactIn<Q, S>;
+type ExactIn<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly ExactIn<E, SE>[] : never : Q extends object ? S extends object ? {
+    [K in keyof Q]: K extends keyof S ? ExactIn<Q[K], NonNullable<S[K]>> : UnknownKey<K>;
 } : never : Q;
 /**
  * The query a call's answer follows: `Q` as inferred from the argument, or `{}` when there is

@@ -233,13 +233,20 @@ export type UnknownKey<K> = `'${K & string}' is not an attribute or operator her
  * operator) would pass; intersecting the argument with this type turns each of them into
  * `UnknownKey<K>`, which the call then rejects with the key's name in the message.
  */
-export type Exact<Q, S> = Q extends readonly (infer E)[]
+export type Exact<Q, S> = S extends Q ? unknown : ExactIn<Q, S>;
+/*
+ * `S extends Q`: the query type is assignable to the argument's type, so the argument says
+ * nothing it does not name; above all, an editor completing inside the argument leaves `Q`
+ * uninferred (its constraint, `S`), and `Q & ExactIn<Q, S>` would then cross a union's string
+ * members with its object members ('author' & {…}), offering a string's methods (issue 27 item 4).
+ */
+type ExactIn<Q, S> = Q extends readonly (infer E)[]
   ? S extends readonly (infer SE)[]
-    ? readonly Exact<E, SE>[]
+    ? readonly ExactIn<E, SE>[]
     : never
   : Q extends object
     ? S extends object
-      ? { [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : UnknownKey<K> }
+      ? { [K in keyof Q]: K extends keyof S ? ExactIn<Q[K], NonNullable<S[K]>> : UnknownKey<K> }
       : never
     : Q;
 
