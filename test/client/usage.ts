@@ -134,7 +134,7 @@ export async function claimsThatHold() {
   await api.articles.find({ populate: 'author.mentr' });
   // @ts-expect-error: in a list too
   await api.articles.find({ populate: ['author.articles', 'tags.nope'] });
-  await api.articles.find({ populate: ['author.articles.cover', 'seo', 'blocks'] });
+  await api.articles.find({ populate: ['author.articles.cover', 'seo', 'blocks', 'author.articles.author.articles'] });
   // @ts-expect-error: a type without draft-and-publish is created with its required attributes (authors' name)
   await api.authors.create({ email: 'ada@example.com' });
   await api.authors.create({ name: 'Ada' });

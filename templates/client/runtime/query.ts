@@ -145,13 +145,11 @@ type PopulateTarget<R extends Registry, U, K> = K extends Relation<R, U>
       ? Model<R, U>['zones'][K]
       : never;
 /**
- * A dotted populate path of up to three segments, each checked against the type it walks
- * (`'author.mentr'` is refused); deeper populates are written as objects. A union of string
- * literals only, no `${string}` pattern: an editor would offer a string's methods inside
- * `populate: { | }` for one (issue 27 item 4).
+ * A dotted populate path, each of its first three segments checked against the type it walks
+ * (`'author.mentr'` is refused); deeper segments are not (the union would grow with each level).
  */
 type PopulatePath<R extends Registry, U, D extends readonly unknown[] = []> = D['length'] extends 2
-  ? Populatable<R, U>
+  ? Populatable<R, U> | `${Populatable<R, U>}.${string}`
   : { [K in Populatable<R, U>]: K | `${K}.${PopulateTarget<R, U, K> extends infer T ? (T extends string ? PopulatePath<R, T, [...D, 0]> : never) : never}` }[Populatable<R, U>];
 
 /** What a relation or media field's populate may say about its target. */
