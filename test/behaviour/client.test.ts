@@ -18,11 +18,13 @@ let built: BuiltServer;
 let server: RunningServer;
 let token: string;
 let client: typeof ClientModule;
-/** Every URL the clients fetched, in order. */
+/** Every URL the clients fetched, in order, and the init each was fetched with. */
 const fetched: string[] = [];
+const inits: (RequestInit | undefined)[] = [];
 
 const recordingFetch: typeof fetch = (input, init) => {
   fetched.push(String(input));
+  inits.push(init);
   return fetch(input, init);
 };
 
@@ -138,6 +140,30 @@ describe('with an API token', () => {
   });
 });
 
+describe('per-call options (issue 27 item 7)', () => {
+  it('passes headers, an AbortSignal and any fetch init (Next.js `next`, `cache`) through to fetch', async () => {
+    const api = anonymous();
+    // The call's headers reach the server: the token in them lets an anonymous client write.
+    const written = await api.tags.create({ name: 'per-call' }, { fields: ['name'] }, { headers: { authorization: `Bearer ${token}` } });
+    expect(written.data.attributes).toEqual({ name: 'per-call' });
+    // …for that call only.
+    expect(((await thrown(() => api.tags.create({ name: 'again' }))) as ClientModule.StrapiError).status).toBe(403);
+
+    const listed = await api.tags.find({ fields: ['name'], filters: { name: { $eq: 'per-call' } } }, { cache: 'no-store', next: { revalidate: 60, tags: ['tags'] }, headers: { 'x-call': 'list' } });
+    expect(listed.data.map((t) => t.attributes.name)).toEqual(['per-call']);
+    expect(inits.at(-1)).toMatchObject({ method: 'GET', cache: 'no-store', next: { revalidate: 60, tags: ['tags'] }, headers: { accept: 'application/json', 'x-call': 'list' } });
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await thrown(() => api.tags.findOne(written.data.id, {}, { signal: controller.signal }));
+    expect((aborted as Error).name).toBe('AbortError');
+    expect(inits.at(-1)?.signal).toBe(controller.signal);
+
+    const me = await thrown(() => api.auth.me({}, { headers: { authorization: 'Bearer not-a-jwt' } }));
+    expect((me as ClientModule.StrapiError).status).toBe(401);
+  });
+});
+
 describe('errors', () => {
   it('throws Strapi’s error object as a typed StrapiError', async () => {
     const api = admin();
@@ -196,8 +222,10 @@ describe('users-permissions', () => {
     expect(found).toEqual([{ id: created.id, username: 'managed', role: expect.objectContaining({ type: 'authenticated' }) }]);
     expect(await api.users.count({ filters: { username: { $startsWith: 'managed' } } })).toBe(1);
     expect((await api.users.update(created.id, { blocked: true })).blocked).toBe(true);
-    expect((await api.users.findOne(created.id, { fields: ['blocked'] })).blocked).toBe(true);
+    expect((await api.users.findOne(created.id, { fields: ['blocked'] }))?.blocked).toBe(true);
     expect((await api.users.delete(created.id)).id).toBe(created.id);
+    // A missing user: 204 without a body, typed `| undefined`.
+    expect(await api.users.findOne(created.id)).toBeUndefined();
     expect(await api.users.count()).toBe(1);
   });
 });

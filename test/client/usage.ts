@@ -120,6 +120,63 @@ export async function queriesAreChecked() {
   });
 }
 
+/** Issue 27 item 6: claims that did not hold. */
+export async function claimsThatHold() {
+  // @ts-expect-error: an enumeration filters by its values only
+  await api.articles.find({ filters: { status: 'blog' } });
+  // @ts-expect-error: …in operators too
+  await api.articles.find({ filters: { status: { $in: ['final', 'blog'] } } });
+  await api.articles.find({ filters: { status: { $in: ['final', 'in review'] }, title: { $containsi: 'x' } } });
+  // @ts-expect-error: a number filter refuses a non-numeric string
+  await api.articles.find({ filters: { views: { $gt: 'abc' } } });
+  await api.articles.find({ filters: { views: { $gt: '3' }, impressions: 12, id: { $in: [1, '2'] } } });
+  // @ts-expect-error: every segment of a dotted populate is checked
+  await api.articles.find({ populate: 'author.mentr' });
+  // @ts-expect-error: in a list too
+  await api.articles.find({ populate: ['author.articles', 'tags.nope'] });
+  await api.articles.find({ populate: ['author.articles.cover', 'seo', 'blocks', 'author.articles.author.articles'] });
+  // @ts-expect-error: a type without draft-and-publish is created with its required attributes (authors' name)
+  await api.authors.create({ email: 'ada@example.com' });
+  await api.authors.create({ name: 'Ada' });
+  // Updates stay partial.
+  await api.authors.update(1, { email: 'ada@example.com' });
+  // Draft-and-publish types create drafts: required attributes are checked at publication.
+  await api.articles.create({ slug: 'draft' });
+  // @ts-expect-error: `locale` on a type that is not localized
+  await api.articles.find({ locale: 'fr' });
+  // Dates filter as strings or Date values (serialised as ISO).
+  await api.articles.find({ filters: { publishDate: { $gte: new Date('2026-01-01') }, updatedAt: { $between: [new Date(0), '2026-12-31'] } } });
+  // @ts-expect-error: not a Date on a string attribute
+  await api.articles.find({ filters: { title: new Date() } });
+}
+
+/** Issue 27 item 5: the types say what the server answers. */
+export async function typesTellTheAnswer() {
+  // An empty `fields` answers every scalar, as the server does.
+  const all = await api.articles.find({ fields: [] });
+  expectType<Equal<keyof (typeof all.data)[number]['attributes'], keyof Entry<'api::article.article'>['attributes']>>();
+  // A missing user is answered 204, no body.
+  const user = await api.users.findOne(999);
+  const missing: typeof user = undefined;
+  void missing;
+  // @ts-expect-error: possibly undefined
+  void user.username;
+  // @ts-expect-error: the server refuses to sort by a JSON attribute
+  await api.articles.find({ sort: 'metadata' });
+  // @ts-expect-error: …as an object too
+  await api.articles.find({ sort: { metadata: 'asc' } });
+  await api.articles.find({ sort: ['publishDate:desc', { views: 'asc' }] });
+}
+
+export async function uploadTargets(file: Blob) {
+  await api.upload.upload(file, { ref: 'api::article.article', refId: 1, field: 'cover' });
+  await api.upload.upload(file, { fileInfo: { alternativeText: 'alone' } });
+  // @ts-expect-error: `ref` is a content type's uid
+  await api.upload.upload(file, { ref: 'api::nope.nope', refId: 1, field: 'cover' });
+  // @ts-expect-error: `field` is one of that type's media fields
+  await api.upload.upload(file, { ref: 'api::article.article', refId: 1, field: 'title' });
+}
+
 export async function writes() {
   const created = await api.articles.create({ title: 'Typed', tags: [1, 2], seo: { metaTitle: 'Typed' } }, { populate: ['tags'] });
   expectType<Equal<typeof created.data.attributes.tags.data, Entry<'api::tag.tag'>[]>>();

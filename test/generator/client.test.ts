@@ -51,12 +51,10 @@ describe('client/ of the blog models', () => {
     expect(typecheckClient(clientDir)).toEqual([]);
   }, 60_000);
 
-  it('compiles the type-level tests: answers follow fields and populate, invalid queries fail', async () => {
-    const usage = await readFile(path.join(repoRoot, 'test/client/usage.ts'), 'utf8');
-    const entry = path.join(clientDir, 'dist/index.js');
-    expect(usage).toContain("from '../../out/client/dist/index.js'");
-    const file = path.join(path.dirname(clientDir), 'usage.ts');
-    await writeFile(file, usage.replace("'../../out/client/dist/index.js'", JSON.stringify(entry)));
+  /** Compiles a file of test/client (or text) against the emitted client; its diagnostics. */
+  async function compileAgainstClient(name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
+    const file = path.join(path.dirname(clientDir), name);
+    await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
     const program = ts.createProgram([file], {
       strict: true,
       noEmit: true,
@@ -65,8 +63,63 @@ describe('client/ of the blog models', () => {
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
       types: [],
+      ...options,
     });
-    expect(diagnostics(program)).toEqual([]);
+    return diagnostics(program);
+  }
+
+  it('compiles the type-level tests: answers follow fields and populate, invalid queries fail', async () => {
+    const usage = await readFile(path.join(repoRoot, 'test/client/usage.ts'), 'utf8');
+    expect(usage).toContain("from '../../out/client/dist/index.js'");
+    expect(await compileAgainstClient('usage.ts', usage)).toEqual([]);
+  }, 60_000);
+
+  it('compiles under exactOptionalPropertyTypes and noUncheckedIndexedAccess (token from an environment variable, register narrows)', async () => {
+    const usage = await readFile(path.join(repoRoot, 'test/client/exact-optional.ts'), 'utf8');
+    expect(await compileAgainstClient('exact-optional.ts', usage, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })).toEqual([]);
+  }, 60_000);
+
+  it('names an unknown filter key in the error (in a populate’s filters)', async () => {
+    const text = `import { createClient } from '../../out/client/dist/index.js';\nawait createClient({ url: '' }).articles.find({ populate: { author: { filters: { nmae: 'x' } } } });\nexport {};\n`;
+    const errors = await compileAgainstClient('unknown-key.ts', text);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`'nmae' is not an attribute or operator here`);
+  }, 60_000);
+
+  /** What an editor (TypeScript's language service) offers at `|` in `call`, against the emitted client. */
+  function completionsAt(call: string): string[] {
+    const file = path.join(path.dirname(clientDir), 'completions.ts');
+    const prefix = `import { createClient } from ${JSON.stringify(path.join(clientDir, 'dist/index.js'))};\nconst api = createClient({ url: '' });\n`;
+    const text = `${prefix}${call.replace('|', '')}\n`;
+    const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
+    const host: ts.LanguageServiceHost = {
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) => (name === file ? ts.ScriptSnapshot.fromString(text) : ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? '') : undefined),
+      getCurrentDirectory: () => path.dirname(file),
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    const completions = ts.createLanguageService(host).getCompletionsAtPosition(file, prefix.length + call.indexOf('|'), {});
+    return (completions?.entries ?? []).map((entry) => entry.name);
+  }
+
+  it('offers completions inside inline calls, as an editor asks (issue 27 item 4)', () => {
+    expect(completionsAt('api.authors.find({ filters: { n| } });')).toEqual(expect.arrayContaining(['name', 'email', '$or']));
+    expect(completionsAt('api.articles.find({ filters: { author: { | } } });')).toEqual(expect.arrayContaining(['name', 'email', 'articles', '$and']));
+    expect(completionsAt('api.articles.find({ filters: { seo: { | } } });')).toEqual(expect.arrayContaining(['metaTitle', 'metaDescription']));
+    expect(completionsAt('api.articles.find({ | });')).toEqual(expect.arrayContaining(['fields', 'filters', 'populate', 'sort', 'pagination']));
+    expect(completionsAt('api.articles.findOne(1, { | });')).toEqual(['fields', 'populate', 'publicationState']);
+    expect(completionsAt('api.articles.create({ title: "x" }, { | });')).toEqual(['fields', 'populate', 'publicationState']);
+    expect(completionsAt('api.users.find({ filters: { | } });')).toEqual(expect.arrayContaining(['username', 'email']));
+    expect(completionsAt('api.articles.find({ populate: { | } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
+    expect(completionsAt('api.articles.find({ populate: { author: { | } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.find({ sort: { | } });')).toEqual(expect.arrayContaining(['title', 'views', 'author']));
   }, 60_000);
 
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {

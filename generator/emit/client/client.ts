@@ -142,7 +142,7 @@ function indexFile(ir: Schema): string {
     const from = `./generated/content-types/${ct.names.file}.js`;
     imports.push(`import type { ${ct.names.pascal}Attributes, ${ct.names.pascal}Input } from ${tsLiteral(from)};`);
     exports.push(`export type * from ${tsLiteral(from)};`);
-    models.push(modelMember(ct.uid, `${ct.names.pascal}Attributes`, ct.attributes.filter((a) => a.name !== 'id')));
+    models.push(modelMember(ct.uid, `${ct.names.pascal}Attributes`, ct.attributes.filter((a) => a.name !== 'id'), ct.localized === true));
     inputs.push(`${tsLiteral(ct.uid)}: ${ct.names.pascal}Input;`);
   }
   for (const component of ir.components) {
@@ -180,6 +180,8 @@ function contentApis(ir: Schema) {
       path: single ? `GET, PUT, DELETE /api/${ct.names.route}` : `/api/${ct.names.route}`,
       // Localized types also create localizations (i18n).
       apiType: `${ct.localized ? 'Localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`,
+      // A create without draft-and-publish is validated as published: its required attributes must be given.
+      required: single ? '' : `, ${requiredOnCreate(ct)}`,
       factory: `${ct.localized ? 'localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`.replace(/^./, (c) => c.toLowerCase()),
     };
   });
@@ -192,8 +194,17 @@ function contentApis(ir: Schema) {
   return apis;
 }
 
+/** The attributes a create must give (a union of names, or `never`): required, with no default, on a type without draft-and-publish. */
+function requiredOnCreate(ct: ContentType): string {
+  if (ct.draftAndPublish) return 'never';
+  const names = ct.attributes
+    .filter((a) => a.required && (a.kind === 'scalar' ? a.writable && !a.builtIn && a.default === undefined : a.kind === 'component' || a.kind === 'dynamiczone'))
+    .map((a) => tsLiteral(a.name));
+  return names.length === 0 ? 'never' : names.join(' | ');
+}
+
 /** One row of `Models`: what the query and answer types need to know of a type or component. */
-function modelMember(uid: string, attributesType: string, attributes: readonly Attribute[]): string {
+function modelMember(uid: string, attributesType: string, attributes: readonly Attribute[], localized = false): string {
   const visible = attributes.filter((a) => !a.private);
   const scalars = visible.filter((a): a is ScalarAttribute => a.kind === 'scalar' && a.type !== 'password').map((a) => `${a.name}: ${tsLiteral(scalarGroup(a))};`);
   const relations: string[] = [];
@@ -216,6 +227,7 @@ function modelMember(uid: string, attributesType: string, attributes: readonly A
     `    components: ${object(components)};`,
     `    zones: ${object(zones)};`,
     ...(morphs.length === 0 ? [] : [`    morphs: ${object(morphs)};`]),
+    ...(localized ? ['    localized: true;'] : []),
     `  };`,
   ].join('\n');
 }

@@ -350,15 +350,15 @@ export type Query<U extends keyof Models> = FindQuery<Models, U>;
 export type OneQuery<U extends keyof Models> = EntryQuery<Models, U>;
 export interface Client extends ClientCore {
     /** Article (api::article.article): /api/articles. */
-    readonly articles: CollectionApi<Models, Inputs, 'api::article.article'>;
+    readonly articles: CollectionApi<Models, Inputs, 'api::article.article', never>;
     /** Author (api::author.author): /api/authors. */
-    readonly authors: CollectionApi<Models, Inputs, 'api::author.author'>;
+    readonly authors: CollectionApi<Models, Inputs, 'api::author.author', 'name'>;
     /** Category (api::category.category): /api/categories. */
-    readonly categories: CollectionApi<Models, Inputs, 'api::category.category'>;
+    readonly categories: CollectionApi<Models, Inputs, 'api::category.category', 'name'>;
     /** Global (api::global.global): GET, PUT, DELETE /api/global. */
     readonly global: SingleApi<Models, Inputs, 'api::global.global'>;
     /** Tag (api::tag.tag): /api/tags. */
-    readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag'>;
+    readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag', 'name'>;
     /** users-permissions: login, register, me, the password flows. */
     readonly auth: AuthApi<Models>;
     /** users-permissions' users: find, findOne, count, create, update, delete. */

@@ -12,6 +12,7 @@ import type {
   Exact,
   Filters,
   FindQuery,
+  Given,
   FindResponse,
   FlatOf,
   Registry,
@@ -21,24 +22,34 @@ export interface ClientOptions {
   /** The server's origin, e.g. `http://localhost:1337` (routes are under `/api`). */
   url: string;
   /** The server's REST prefix (`api.rest.prefix` of its src/config.ts); default `/api`. */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * An API token or a user's JWT, sent as `Authorization: Bearer …`; a function is asked on
    * every request (e.g. to read the JWT a login stored). `setToken` replaces it.
    */
-  token?: string | null | (() => string | null | undefined | Promise<string | null | undefined>);
+  token?: string | null | undefined | (() => string | null | undefined | Promise<string | null | undefined>);
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** The `fetch` to use (default: the global one). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
-/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form. */
-export interface RequestOptions {
+/**
+ * What every call takes last: passed through to `fetch` (`signal`, `cache`, `credentials`, and
+ * framework extensions such as Next.js's `next: { revalidate, tags }`), its `headers` added to
+ * the client's for this call only.
+ */
+export interface CallOptions extends Omit<RequestInit, 'method' | 'body' | 'headers'> {
+  headers?: Record<string, string>;
+  /** Next.js's data cache: `revalidate` (seconds, or `false`) and `tags` to revalidate by. */
+  next?: { revalidate?: number | false; tags?: string[] };
+}
+
+/** What one request sends: a query (serialised as qs does), a JSON body or a multipart form, and the call's fetch options. */
+export interface RequestOptions extends CallOptions {
   query?: object;
   body?: unknown;
   form?: FormData;
-  signal?: AbortSignal;
 }
 
 /** The part of the client every content type shares. */
@@ -66,20 +77,21 @@ export function createClientCore(options: ClientOptions): ClientCore {
       token = next;
     },
     async request<T>(method: string, path: string, init: RequestOptions = {}): Promise<T> {
-      const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+      const { query, body: json, form, headers: callHeaders, ...fetchInit } = init;
+      const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...callHeaders };
       const bearer = typeof token === 'function' ? await token() : token;
       if (bearer) headers['authorization'] = `Bearer ${bearer}`;
       let body: BodyInit | undefined;
-      if (init.form) body = init.form;
-      else if (init.body !== undefined) {
+      if (form) body = form;
+      else if (json !== undefined) {
         headers['content-type'] = 'application/json';
-        body = JSON.stringify(init.body);
+        body = JSON.stringify(json);
       }
-      const response = await fetchFn(`${base}${path}${queryString(init.query)}`, {
+      const response = await fetchFn(`${base}${path}${queryString(query)}`, {
+        ...fetchInit,
         method,
         headers,
         ...(body === undefined ? {} : { body }),
-        ...(init.signal ? { signal: init.signal } : {}),
       });
       const text = await response.text();
       let parsed: unknown = undefined;
@@ -100,74 +112,80 @@ export function createClientCore(options: ClientOptions): ClientCore {
 /** The `data` a create or update of the type accepts (`<Type>Input`). */
 export type InputOf<I, U> = U extends keyof I ? I[U] : never;
 
+/** The `data` a create accepts: the input, with attributes `N` (required ones the server checks on create) required. */
+export type CreateInputOf<I, U, N extends string> = InputOf<I, U> & { [K in N & keyof InputOf<I, U>]-?: Exclude<InputOf<I, U>[K], undefined | null> };
+
 /**
  * A collection type's routes (`/api/<plural>`, `/api/<plural>/:id`). The answer's type
- * follows the query's `fields` and `populate`.
+ * follows the query's `fields` and `populate`. `N`: the attributes a create must give (the
+ * required ones of a type without draft-and-publish, which the server validates as published).
  */
-export interface CollectionApi<R extends Registry, I, U extends string> {
-  find<const Q extends FindQuery<R, U> = {}>(query?: Q & Exact<Q, FindQuery<R, U>>): Promise<FindResponse<R, U, Q>>;
-  findOne<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-  create<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-  update<const Q extends EntryQuery<R, U> = {}>(
+export interface CollectionApi<R extends Registry, I, U extends string, N extends string = never> {
+  find<const Q extends FindQuery<R, U>>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Given<Q, FindQuery<R, U>>>>;
+  findOne<const Q extends EntryQuery<R, U>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  create<const Q extends EntryQuery<R, U>>(data: CreateInputOf<I, U, N>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  update<const Q extends EntryQuery<R, U>>(
     id: number | string,
     data: InputOf<I, U>,
     query?: Q & Exact<Q, EntryQuery<R, U>>,
-  ): Promise<EntryResponse<R, U, Q>>;
-  delete<const Q extends EntryQuery<R, U> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+    options?: CallOptions,
+  ): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  delete<const Q extends EntryQuery<R, U>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
 
 /** A single type's routes (`/api/<singular>`). */
 export interface SingleApi<R extends Registry, I, U extends string> {
-  find<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-  update<const Q extends EntryQuery<R, U> = {}>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
-  delete<const Q extends EntryQuery<R, U> = {}>(query?: Q & Exact<Q, EntryQuery<R, U>>): Promise<EntryResponse<R, U, Q>>;
+  find<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  update<const Q extends EntryQuery<R, U>>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+  delete<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
 
 /** The answer of `createLocalization`: the new entry itself (no envelope), with its group's localizations. */
 export type LocalizationResponse<R extends Registry, U> = FlatOf<R, U> & { localizations: FlatOf<R, U>[] };
 
 /** A localized collection type's routes: the collection's, and `POST /api/<plural>/:id/localizations`. */
-export interface LocalizedCollectionApi<R extends Registry, I, U extends string> extends CollectionApi<R, I, U> {
+export interface LocalizedCollectionApi<R extends Registry, I, U extends string, N extends string = never> extends CollectionApi<R, I, U, N> {
   /** A new localization of entry `id`'s group, in `data.locale` (Strapi's unwrapped body; shared attributes come from the group). */
-  createLocalization(id: number | string, data: Partial<InputOf<I, U>> & { locale: string }): Promise<LocalizationResponse<R, U>>;
+  createLocalization(id: number | string, data: Partial<InputOf<I, U>> & { locale: string }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 
 /** A localized single type's routes: the single type's, and `POST /api/<singular>/localizations`. */
 export interface LocalizedSingleApi<R extends Registry, I, U extends string> extends SingleApi<R, I, U> {
   /** A new localization of the single type, in `data.locale` (Strapi's unwrapped body). */
-  createLocalization(data: Partial<InputOf<I, U>> & { locale: string }): Promise<LocalizationResponse<R, U>>;
+  createLocalization(data: Partial<InputOf<I, U>> & { locale: string }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 
-export function collectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): CollectionApi<R, I, U> {
+export function collectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): CollectionApi<R, I, U, N> {
   const one = (id: number | string) => `${path}/${encodeURIComponent(String(id))}`;
   return {
-    find: (query?: object) => core.request('GET', path, { query }),
-    findOne: (id: number | string, query?: object) => core.request('GET', one(id), { query }),
-    create: (data: unknown, query?: object) => core.request('POST', path, { query, body: { data } }),
-    update: (id: number | string, data: unknown, query?: object) => core.request('PUT', one(id), { query, body: { data } }),
-    delete: (id: number | string, query?: object) => core.request('DELETE', one(id), { query }),
-  } as CollectionApi<R, I, U>;
+    find: (query?: object, options?: CallOptions) => core.request('GET', path, { ...options, query }),
+    findOne: (id: number | string, query?: object, options?: CallOptions) => core.request('GET', one(id), { ...options, query }),
+    create: (data: unknown, query?: object, options?: CallOptions) => core.request('POST', path, { ...options, query, body: { data } }),
+    update: (id: number | string, data: unknown, query?: object, options?: CallOptions) => core.request('PUT', one(id), { ...options, query, body: { data } }),
+    delete: (id: number | string, query?: object, options?: CallOptions) => core.request('DELETE', one(id), { ...options, query }),
+  } as CollectionApi<R, I, U, N>;
 }
 
 export function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U> {
   return {
-    find: (query?: object) => core.request('GET', path, { query }),
-    update: (data: unknown, query?: object) => core.request('PUT', path, { query, body: { data } }),
-    delete: (query?: object) => core.request('DELETE', path, { query }),
+    find: (query?: object, options?: CallOptions) => core.request('GET', path, { ...options, query }),
+    update: (data: unknown, query?: object, options?: CallOptions) => core.request('PUT', path, { ...options, query, body: { data } }),
+    delete: (query?: object, options?: CallOptions) => core.request('DELETE', path, { ...options, query }),
   } as SingleApi<R, I, U>;
 }
 
-export function localizedCollectionApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U> {
+export function localizedCollectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U, N> {
   return {
-    ...collectionApi<R, I, U>(core, path),
-    createLocalization: (id: number | string, data: unknown) => core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { body: data }),
-  } as LocalizedCollectionApi<R, I, U>;
+    ...collectionApi<R, I, U, N>(core, path),
+    createLocalization: (id: number | string, data: unknown, options?: CallOptions) =>
+      core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { ...options, body: data }),
+  } as LocalizedCollectionApi<R, I, U, N>;
 }
 
 export function localizedSingleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U> {
   return {
     ...singleApi<R, I, U>(core, path),
-    createLocalization: (data: unknown) => core.request('POST', `${path}/localizations`, { body: data }),
+    createLocalization: (data: unknown, options?: CallOptions) => core.request('POST', `${path}/localizations`, { ...options, body: data }),
   } as LocalizedSingleApi<R, I, U>;
 }
 
@@ -191,23 +209,23 @@ export interface AuthResponse<R extends Registry> {
 /** users-permissions' routes (`/api/auth/*`, `/api/users/me`). */
 export interface AuthApi<R extends Registry> {
   /** `POST /api/auth/local`; pass the answer's `jwt` to `setToken` to act as the user. */
-  login(credentials: { identifier: string; password: string }): Promise<AuthResponse<R>>;
-  /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt`. */
-  register(user: { username: string; email: string; password: string; [attribute: string]: unknown }): Promise<AuthResponse<R> | { user: UserOf<R> }>;
+  login(credentials: { identifier: string; password: string }, options?: CallOptions): Promise<AuthResponse<R>>;
+  /** `POST /api/auth/local/register`; with email confirmation on, the answer has no `jwt` (`if (answer.jwt)` narrows). */
+  register(user: { username: string; email: string; password: string; [attribute: string]: unknown }, options?: CallOptions): Promise<AuthResponse<R> | { jwt?: undefined; user: UserOf<R> }>;
   /** `GET /api/users/me`: the user of the JWT sent. */
-  me<const Q extends EntryQuery<R, UserUid> = {}>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
-  forgotPassword(body: { email: string }): Promise<{ ok: true }>;
-  resetPassword(body: { code: string; password: string; passwordConfirmation: string }): Promise<AuthResponse<R>>;
-  changePassword(body: { currentPassword: string; password: string; passwordConfirmation: string }): Promise<AuthResponse<R>>;
-  sendEmailConfirmation(body: { email: string }): Promise<{ email: string; sent: true }>;
+  me<const Q extends EntryQuery<R, UserUid>>(query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, EntryQuery<R, UserUid>>>>;
+  forgotPassword(body: { email: string }, options?: CallOptions): Promise<{ ok: true }>;
+  resetPassword(body: { code: string; password: string; passwordConfirmation: string }, options?: CallOptions): Promise<AuthResponse<R>>;
+  changePassword(body: { currentPassword: string; password: string; passwordConfirmation: string }, options?: CallOptions): Promise<AuthResponse<R>>;
+  sendEmailConfirmation(body: { email: string }, options?: CallOptions): Promise<{ email: string; sent: true }>;
 }
 
 export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
-  const post = (path: string) => (body: unknown) => core.request('POST', path, { body });
+  const post = (path: string) => (body: unknown, options?: CallOptions) => core.request('POST', path, { ...options, body });
   return {
     login: post('/auth/local'),
     register: post('/auth/local/register'),
-    me: (query?: object) => core.request('GET', '/users/me', { query }),
+    me: (query?: object, options?: CallOptions) => core.request('GET', '/users/me', { ...options, query }),
     forgotPassword: post('/auth/forgot-password'),
     resetPassword: post('/auth/reset-password'),
     changePassword: post('/auth/change-password'),
@@ -220,48 +238,57 @@ export function authApi<R extends Registry>(core: ClientCore): AuthApi<R> {
  * `find` answers a plain list. `data` of create and update is the user itself, not `{ data }`.
  */
 export interface UsersApi<R extends Registry, I> {
-  find<const Q extends FindQuery<R, UserUid> = {}>(query?: Q & Exact<Q, FindQuery<R, UserUid>>): Promise<UserOf<R, Q>[]>;
-  findOne<const Q extends EntryQuery<R, UserUid> = {}>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>): Promise<UserOf<R, Q>>;
-  count(query?: { filters?: Filters<R, UserUid> }): Promise<number>;
-  create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }): Promise<UserOf<R>>;
-  update(id: number | string, user: InputOf<I, UserUid>): Promise<UserOf<R>>;
-  delete(id: number | string): Promise<UserOf<R>>;
+  find<const Q extends FindQuery<R, UserUid>>(query?: Q & Exact<Q, FindQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, FindQuery<R, UserUid>>>[]>;
+  /** A missing user is answered 204 without a body: `undefined` (as users-permissions does). */
+  findOne<const Q extends EntryQuery<R, UserUid>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, UserUid>>, options?: CallOptions): Promise<UserOf<R, Given<Q, EntryQuery<R, UserUid>>> | undefined>;
+  count(query?: { filters?: Filters<R, UserUid> }, options?: CallOptions): Promise<number>;
+  create(user: InputOf<I, UserUid> & { username: string; email: string; password: string }, options?: CallOptions): Promise<UserOf<R>>;
+  update(id: number | string, user: InputOf<I, UserUid>, options?: CallOptions): Promise<UserOf<R>>;
+  delete(id: number | string, options?: CallOptions): Promise<UserOf<R>>;
 }
 
 export function usersApi<R extends Registry, I>(core: ClientCore): UsersApi<R, I> {
   const one = (id: number | string) => `/users/${encodeURIComponent(String(id))}`;
   return {
-    find: (query?: object) => core.request('GET', '/users', { query }),
-    findOne: (id: number | string, query?: object) => core.request('GET', one(id), { query }),
-    count: (query?: object) => core.request('GET', '/users/count', { query }),
-    create: (user: unknown) => core.request('POST', '/users', { body: user }),
-    update: (id: number | string, user: unknown) => core.request('PUT', one(id), { body: user }),
-    delete: (id: number | string) => core.request('DELETE', one(id)),
+    find: (query?: object, options?: CallOptions) => core.request('GET', '/users', { ...options, query }),
+    findOne: (id: number | string, query?: object, options?: CallOptions) => core.request('GET', one(id), { ...options, query }),
+    count: (query?: object, options?: CallOptions) => core.request('GET', '/users/count', { ...options, query }),
+    create: (user: unknown, options?: CallOptions) => core.request('POST', '/users', { ...options, body: user }),
+    update: (id: number | string, user: unknown, options?: CallOptions) => core.request('PUT', one(id), { ...options, body: user }),
+    delete: (id: number | string, options?: CallOptions) => core.request('DELETE', one(id), options),
   } as UsersApi<R, I>;
 }
 
-/** Where an upload is attached: the entry (`ref` uid, `refId`) or component instance (`ref` the component uid, `refId` the instance id) and its media `field`. */
-export interface UploadTarget {
-  ref?: string;
-  refId?: number | string;
-  field?: string;
-  /** Per file: `name`, `alternativeText`, `caption`. */
-  fileInfo?: { name?: string; alternativeText?: string; caption?: string } | { name?: string; alternativeText?: string; caption?: string }[];
-}
+/** Per file: `name`, `alternativeText`, `caption`. */
+export type FileInfo = { name?: string; alternativeText?: string; caption?: string };
+
+/** The media fields of content type `T`. */
+export type MediaFieldOf<R extends Registry, T extends keyof R> = {
+  [K in keyof R[T]['relations']]: R[T]['relations'][K] extends { target: 'plugin::upload.file' } ? K : never;
+}[keyof R[T]['relations']] &
+  string;
+
+/** An entry a file can be attached to: a content type's uid (`ref`), the entry's id and one of its media fields. */
+export type UploadRef<R extends Registry> = {
+  [T in Extract<keyof R, `${string}::${string}`>]: [MediaFieldOf<R, T>] extends [never] ? never : { ref: T; refId: number | string; field: MediaFieldOf<R, T> };
+}[Extract<keyof R, `${string}::${string}`>];
+
+/** Where an upload is attached (`ref`, `refId`, `field`: all or none), and each file's info. */
+export type UploadTarget<R extends Registry> = { fileInfo?: FileInfo | FileInfo[] } & (UploadRef<R> | { ref?: undefined; refId?: undefined; field?: undefined });
 
 /** The upload plugin's routes (`/api/upload`). */
 export interface UploadApi<R extends Registry> {
   /** `POST /api/upload` (multipart): the files, attached to an entry when `target` says where. */
-  upload(files: Blob | readonly Blob[], target?: UploadTarget): Promise<FlatOf<R, FileUid>[]>;
+  upload(files: Blob | readonly Blob[], target?: UploadTarget<R>, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
   /** `GET /api/upload/files`. */
-  find(query?: { filters?: object; sort?: string | readonly string[]; pagination?: object }): Promise<FlatOf<R, FileUid>[]>;
-  findOne(id: number | string): Promise<FlatOf<R, FileUid>>;
-  delete(id: number | string): Promise<FlatOf<R, FileUid>>;
+  find(query?: { filters?: object; sort?: string | readonly string[]; pagination?: object }, options?: CallOptions): Promise<FlatOf<R, FileUid>[]>;
+  findOne(id: number | string, options?: CallOptions): Promise<FlatOf<R, FileUid>>;
+  delete(id: number | string, options?: CallOptions): Promise<FlatOf<R, FileUid>>;
 }
 
 export function uploadApi<R extends Registry>(core: ClientCore): UploadApi<R> {
   return {
-    upload(files: Blob | readonly Blob[], target: UploadTarget = {}) {
+    upload(files: Blob | readonly Blob[], target: { ref?: string; refId?: number | string; field?: string; fileInfo?: FileInfo | FileInfo[] } = {}, options?: CallOptions) {
       const form = new FormData();
       for (const file of Array.isArray(files) ? files : [files]) form.append('files', file, (file as { name?: string }).name ?? 'file');
       if (target.ref !== undefined) form.append('ref', target.ref);
@@ -270,10 +297,10 @@ export function uploadApi<R extends Registry>(core: ClientCore): UploadApi<R> {
       // One fileInfo field per file, in the files' order, as Strapi's upload reads them.
       const infos = target.fileInfo === undefined ? [] : Array.isArray(target.fileInfo) ? target.fileInfo : [target.fileInfo];
       for (const info of infos) form.append('fileInfo', JSON.stringify(info));
-      return core.request('POST', '/upload', { form });
+      return core.request('POST', '/upload', { ...options, form });
     },
-    find: (query?: object) => core.request('GET', '/upload/files', { query }),
-    findOne: (id: number | string) => core.request('GET', `/upload/files/${encodeURIComponent(String(id))}`),
-    delete: (id: number | string) => core.request('DELETE', `/upload/files/${encodeURIComponent(String(id))}`),
+    find: (query?: object, options?: CallOptions) => core.request('GET', '/upload/files', { ...options, query }),
+    findOne: (id: number | string, options?: CallOptions) => core.request('GET', `/upload/files/${encodeURIComponent(String(id))}`, options),
+    delete: (id: number | string, options?: CallOptions) => core.request('DELETE', `/upload/files/${encodeURIComponent(String(id))}`, options),
   } as UploadApi<R>;
 }

@@ -23,22 +23,23 @@ export function createClientCore(options) {
             token = next;
         },
         async request(method, path, init = {}) {
-            const headers = { accept: 'application/json', ...options.headers };
+            const { query, body: json, form, headers: callHeaders, ...fetchInit } = init;
+            const headers = { accept: 'application/json', ...options.headers, ...callHeaders };
             const bearer = typeof token === 'function' ? await token() : token;
             if (bearer)
                 headers['authorization'] = `Bearer ${bearer}`;
             let body;
-            if (init.form)
-                body = init.form;
-            else if (init.body !== undefined) {
+            if (form)
+                body = form;
+            else if (json !== undefined) {
                 headers['content-type'] = 'application/json';
-                body = JSON.stringify(init.body);
+                body = JSON.stringify(json);
             }
-            const response = await fetchFn(`${base}${path}${queryString(init.query)}`, {
+            const response = await fetchFn(`${base}${path}${queryString(query)}`, {
+                ...fetchInit,
                 method,
                 headers,
                 ...(body === undefined ? {} : { body }),
-                ...(init.signal ? { signal: init.signal } : {}),
             });
             const text = await response.text();
             let parsed = undefined;
@@ -57,30 +58,30 @@ export function createClientCore(options) {
 export function collectionApi(core, path) {
     const one = (id) => `${path}/${encodeURIComponent(String(id))}`;
     return {
-        find: (query) => core.request('GET', path, { query }),
-        findOne: (id, query) => core.request('GET', one(id), { query }),
-        create: (data, query) => core.request('POST', path, { query, body: { data } }),
-        update: (id, data, query) => core.request('PUT', one(id), { query, body: { data } }),
-        delete: (id, query) => core.request('DELETE', one(id), { query }),
+        find: (query, options) => core.request('GET', path, { ...options, query }),
+        findOne: (id, query, options) => core.request('GET', one(id), { ...options, query }),
+        create: (data, query, options) => core.request('POST', path, { ...options, query, body: { data } }),
+        update: (id, data, query, options) => core.request('PUT', one(id), { ...options, query, body: { data } }),
+        delete: (id, query, options) => core.request('DELETE', one(id), { ...options, query }),
     };
 }
 export function singleApi(core, path) {
     return {
-        find: (query) => core.request('GET', path, { query }),
-        update: (data, query) => core.request('PUT', path, { query, body: { data } }),
-        delete: (query) => core.request('DELETE', path, { query }),
+        find: (query, options) => core.request('GET', path, { ...options, query }),
+        update: (data, query, options) => core.request('PUT', path, { ...options, query, body: { data } }),
+        delete: (query, options) => core.request('DELETE', path, { ...options, query }),
     };
 }
 export function localizedCollectionApi(core, path) {
     return {
         ...collectionApi(core, path),
-        createLocalization: (id, data) => core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { body: data }),
+        createLocalization: (id, data, options) => core.request('POST', `${path}/${encodeURIComponent(String(id))}/localizations`, { ...options, body: data }),
     };
 }
 export function localizedSingleApi(core, path) {
     return {
         ...singleApi(core, path),
-        createLocalization: (data) => core.request('POST', `${path}/localizations`, { body: data }),
+        createLocalization: (data, options) => core.request('POST', `${path}/localizations`, { ...options, body: data }),
     };
 }
 // ---------------------------------------------------------------------------------------------
@@ -88,11 +89,11 @@ export function localizedSingleApi(core, path) {
 const userUid = 'plugin::users-permissions.user';
 const fileUid = 'plugin::upload.file';
 export function authApi(core) {
-    const post = (path) => (body) => core.request('POST', path, { body });
+    const post = (path) => (body, options) => core.request('POST', path, { ...options, body });
     return {
         login: post('/auth/local'),
         register: post('/auth/local/register'),
-        me: (query) => core.request('GET', '/users/me', { query }),
+        me: (query, options) => core.request('GET', '/users/me', { ...options, query }),
         forgotPassword: post('/auth/forgot-password'),
         resetPassword: post('/auth/reset-password'),
         changePassword: post('/auth/change-password'),
@@ -102,17 +103,17 @@ export function authApi(core) {
 export function usersApi(core) {
     const one = (id) => `/users/${encodeURIComponent(String(id))}`;
     return {
-        find: (query) => core.request('GET', '/users', { query }),
-        findOne: (id, query) => core.request('GET', one(id), { query }),
-        count: (query) => core.request('GET', '/users/count', { query }),
-        create: (user) => core.request('POST', '/users', { body: user }),
-        update: (id, user) => core.request('PUT', one(id), { body: user }),
-        delete: (id) => core.request('DELETE', one(id)),
+        find: (query, options) => core.request('GET', '/users', { ...options, query }),
+        findOne: (id, query, options) => core.request('GET', one(id), { ...options, query }),
+        count: (query, options) => core.request('GET', '/users/count', { ...options, query }),
+        create: (user, options) => core.request('POST', '/users', { ...options, body: user }),
+        update: (id, user, options) => core.request('PUT', one(id), { ...options, body: user }),
+        delete: (id, options) => core.request('DELETE', one(id), options),
     };
 }
 export function uploadApi(core) {
     return {
-        upload(files, target = {}) {
+        upload(files, target = {}, options) {
             const form = new FormData();
             for (const file of Array.isArray(files) ? files : [files])
                 form.append('files', file, file.name ?? 'file');
@@ -126,10 +127,10 @@ export function uploadApi(core) {
             const infos = target.fileInfo === undefined ? [] : Array.isArray(target.fileInfo) ? target.fileInfo : [target.fileInfo];
             for (const info of infos)
                 form.append('fileInfo', JSON.stringify(info));
-            return core.request('POST', '/upload', { form });
+            return core.request('POST', '/upload', { ...options, form });
         },
-        find: (query) => core.request('GET', '/upload/files', { query }),
-        findOne: (id) => core.request('GET', `/upload/files/${encodeURIComponent(String(id))}`),
-        delete: (id) => core.request('DELETE', `/upload/files/${encodeURIComponent(String(id))}`),
+        find: (query, options) => core.request('GET', '/upload/files', { ...options, query }),
+        findOne: (id, options) => core.request('GET', `/upload/files/${encodeURIComponent(String(id))}`, options),
+        delete: (id, options) => core.request('DELETE', `/upload/files/${encodeURIComponent(String(id))}`, options),
     };
 }

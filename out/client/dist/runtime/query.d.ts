@@ -47,6 +47,8 @@ export interface ModelShape {
             readonly target?: string;
         };
     };
+    /** Localized (i18n) content types only: their queries take `locale`. */
+    readonly localized?: true;
 }
 export type Registry = {
     readonly [uid: string]: ModelShape;
@@ -64,7 +66,12 @@ type Zone<R extends Registry, U> = Keys<Model<R, U>['zones']>;
 type Morphs<R extends Registry, U> = NonNullable<Model<R, U>['morphs']>;
 type MorphField<R extends Registry, U> = Keys<Morphs<R, U>>;
 type Populatable<R extends Registry, U> = Relation<R, U> | ComponentField<R, U> | Zone<R, U> | MorphField<R, U>;
-type ValueOf<G extends ScalarGroup> = G extends 'number' ? number | string : G extends 'boolean' ? boolean : G extends 'json' ? unknown : string;
+/**
+ * A filter value of a scalar group: numbers as numbers or numeric strings (`'12'`, not `'abc'`),
+ * dates as strings or `Date`s (serialised as ISO, as qs does), strings as `V`, the attribute's
+ * own type (an enumeration's values).
+ */
+type ValueOf<G extends ScalarGroup, V = string> = G extends 'number' ? number | `${number}` : G extends 'boolean' ? boolean : G extends 'json' ? unknown : G extends 'date' ? string | Date : V;
 interface EqualityOperators<V> {
     $eq?: V | null;
     $ne?: V | null;
@@ -80,7 +87,7 @@ interface OrderOperators<V> extends EqualityOperators<V> {
     $gte?: V;
     $between?: readonly [V, V];
 }
-interface TextOperators extends OrderOperators<string> {
+interface TextOperators<V> extends OrderOperators<V> {
     $eqi?: string;
     $nei?: string;
     $contains?: string;
@@ -93,19 +100,21 @@ interface TextOperators extends OrderOperators<string> {
     $endsWithi?: string;
 }
 /** Operators valid for a scalar group: text ones for strings only, order ones not for booleans. */
-type OperatorsOf<G extends ScalarGroup> = G extends 'string' ? TextOperators : G extends 'number' | 'date' ? OrderOperators<ValueOf<G>> : G extends 'boolean' ? EqualityOperators<boolean> : Pick<EqualityOperators<unknown>, '$null' | '$notNull'>;
+type OperatorsOf<G extends ScalarGroup, V> = G extends 'string' ? TextOperators<V> : G extends 'number' | 'date' ? OrderOperators<ValueOf<G>> : G extends 'boolean' ? EqualityOperators<boolean> : Pick<EqualityOperators<unknown>, '$null' | '$notNull'>;
 /** A scalar's condition: a value (`$eq`), operators, or operators combined with `$and`/`$or`/`$not`. */
-export type ScalarFilter<G extends ScalarGroup> = ValueOf<G> | (OperatorsOf<G> & {
-    $not?: ScalarFilter<G>;
-    $and?: readonly ScalarFilter<G>[];
-    $or?: readonly ScalarFilter<G>[];
+export type ScalarFilter<G extends ScalarGroup, V = string> = ValueOf<G, V> | (OperatorsOf<G, V> & {
+    $not?: ScalarFilter<G, V>;
+    $and?: readonly ScalarFilter<G, V>[];
+    $or?: readonly ScalarFilter<G, V>[];
 });
+/** A string attribute's own type (an enumeration's union of values), for its filter values. */
+type StringValue<R extends Registry, U, K> = K extends keyof Model<R, U>['attributes'] ? Extract<NonNullable<Model<R, U>['attributes'][K]>, string> : string;
 /**
  * `filters`: attributes that exist with operators valid for their type, recursively through
  * relations, media and components; `$and`, `$or`, `$not` at any level.
  */
 export type Filters<R extends Registry, U> = {
-    [K in Scalar<R, U>]?: ScalarFilter<Model<R, U>['scalars'][K]>;
+    [K in Scalar<R, U>]?: ScalarFilter<Model<R, U>['scalars'][K], StringValue<R, U, K>>;
 } & {
     id?: ScalarFilter<'number'>;
 } & {
@@ -117,7 +126,11 @@ export type Filters<R extends Registry, U> = {
     $or?: readonly Filters<R, U>[];
     $not?: Filters<R, U>;
 };
-type SortName<R extends Registry, U> = Scalar<R, U> | 'id';
+/** The scalars a query may sort by: not JSON ones (the server refuses them, 400). */
+type Sortable<R extends Registry, U> = {
+    [K in Scalar<R, U>]: Model<R, U>['scalars'][K] extends 'json' ? never : K;
+}[Scalar<R, U>];
+type SortName<R extends Registry, U> = Sortable<R, U> | 'id';
 type SortDirection = 'asc' | 'desc' | 'ASC' | 'DESC';
 type SortString<R extends Registry, U> = SortName<R, U> | `${SortName<R, U>}:${SortDirection}`;
 type SortObject<R extends Registry, U> = {
@@ -129,7 +142,15 @@ type SortObject<R extends Registry, U> = {
 export type Sort<R extends Registry, U> = SortString<R, U> | SortObject<R, U> | readonly (SortString<R, U> | SortObject<R, U>)[];
 /** `fields`: names of the scalars to return (`id` always is). */
 export type Fields<R extends Registry, U> = Scalar<R, U> | 'id' | readonly (Scalar<R, U> | 'id')[];
-type PopulatePath<R extends Registry, U> = Populatable<R, U> | `${Populatable<R, U>}.${string}`;
+/** What a populatable attribute leads to: its target, component, or a zone's components. */
+type PopulateTarget<R extends Registry, U, K> = K extends Relation<R, U> ? Model<R, U>['relations'][K]['target'] : K extends ComponentField<R, U> ? Model<R, U>['components'][K]['component'] : K extends Zone<R, U> ? Model<R, U>['zones'][K] : never;
+/**
+ * A dotted populate path, each of its first three segments checked against the type it walks
+ * (`'author.mentr'` is refused); deeper segments are not (the union would grow with each level).
+ */
+type PopulatePath<R extends Registry, U, D extends readonly unknown[] = []> = D['length'] extends 2 ? Populatable<R, U> | `${Populatable<R, U>}.${string}` : {
+    [K in Populatable<R, U>]: K | `${K}.${PopulateTarget<R, U, K> extends infer T ? (T extends string ? PopulatePath<R, T, [...D, 0]> : never) : never}`;
+}[Populatable<R, U>];
 /** What a relation or media field's populate may say about its target. */
 export interface TargetQuery<R extends Registry, T> {
     fields?: Fields<R, T>;
@@ -172,28 +193,48 @@ export type Pagination = {
     limit?: number;
     withCount?: boolean;
 };
+/** `locale` (a code, or `all`), on localized types only. */
+type LocaleQuery<R extends Registry, U> = Model<R, U> extends {
+    localized: true;
+} ? {
+    locale?: string;
+} : {};
 /** The query of a request that answers one entry (findOne, create, update, delete, single types). */
-export interface EntryQuery<R extends Registry, U> {
+export type EntryQuery<R extends Registry, U> = {
     fields?: Fields<R, U>;
+    /**
+     * Relations, media, components and zones to answer. A relation whose target the caller may
+     * not `find` (its role's permissions) is left out of the answer, as Strapi does, although
+     * its type says it is there: populate what the caller may read.
+     */
     populate?: Populate<R, U>;
     publicationState?: 'live' | 'preview';
-    locale?: string;
-}
+} & LocaleQuery<R, U>;
 /** The query of a collection's `find`. */
-export interface FindQuery<R extends Registry, U> extends EntryQuery<R, U> {
+export type FindQuery<R extends Registry, U> = EntryQuery<R, U> & {
     filters?: Filters<R, U>;
     sort?: Sort<R, U>;
     pagination?: Pagination;
-}
+};
+/** What an unknown key of a query must be: a message naming it, which the compiler's error then shows. */
+export type UnknownKey<K> = `'${K & string}' is not an attribute or operator here`;
 /**
  * Forbids what the query type does not name. TypeScript checks a generic argument against
  * its constraint structurally, so unknown keys (an attribute that does not exist, a misspelt
  * operator) would pass; intersecting the argument with this type turns each of them into
- * `never`, which the call then rejects.
+ * `UnknownKey<K>`, which the call then rejects with the key's name in the message.
  */
-export type Exact<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly Exact<E, SE>[] : never : Q extends object ? S extends object ? {
-    [K in keyof Q]: K extends keyof S ? Exact<Q[K], NonNullable<S[K]>> : never;
+export type Exact<Q, S> = S extends Q ? unknown : ExactIn<Q, S>;
+type ExactIn<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly ExactIn<E, SE>[] : never : Q extends object ? S extends object ? {
+    [K in keyof Q]: K extends keyof S ? ExactIn<Q[K], NonNullable<S[K]>> : UnknownKey<K>;
 } : never : Q;
+/**
+ * The query a call's answer follows: `Q` as inferred from the argument, or `{}` when there is
+ * none (`Q` is then its constraint `S`). The calls' `Q` has no default on purpose: an editor
+ * completing inside the argument leaves it uninferred, and it is the constraint (the query
+ * type), not `{}`, that must then give the argument its contextual type (issue 27 item 4).
+ */
+export type Given<Q, S> = S extends Q ? {} : Q;
 /** `populate` normalised to `{ name: its sub-query }`. */
 type PopulateMap<R extends Registry, U, P> = [P] extends ['*'] | [true] ? {
     [K in Populatable<R, U>]: {};
@@ -211,10 +252,10 @@ type PathMap<P extends string> = {
 type PopulateOf<Q> = Q extends {
     populate: infer P;
 } ? P : undefined;
-/** The scalars a query returns: those `fields` names, or all. */
+/** The scalars a query returns: those `fields` names, or all (without `fields`, or with an empty list, as the server answers). */
 type SelectedScalars<R extends Registry, U, Q> = Q extends {
     fields: infer F;
-} ? Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>> : Scalar<R, U>;
+} ? F extends readonly [] ? Scalar<R, U> : Extract<F extends readonly (infer E)[] ? E : F, Scalar<R, U>> : Scalar<R, U>;
 type ScalarsOf<R extends Registry, U, Q> = Pick<Model<R, U>['attributes'], SelectedScalars<R, U, Q> & keyof Model<R, U>['attributes']>;
 /** How a populated relation reads: Strapi's `{ data }` envelope of entries, or entries themselves (users-permissions, upload). */
 type Shape = 'envelope' | 'flat';
