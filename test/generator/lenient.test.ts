@@ -26,6 +26,10 @@ const unknownField =
   `${state} /attributes/extra/customField: content type "api::state.state", attribute "extra": custom field "plugin::mystery-box.payload" of plugin "mystery-box": ` +
   'contentgen does not know which type it stores, so it is stored as json (every value kept as sent); if it stores something else, say so in src/customFields.json: "plugin::mystery-box.payload": "string"';
 
+// The project's own code (project-code.ts): the local plugin that registers shade-picker's field.
+const localPlugin =
+  'src/plugins/shade-picker/: a local plugin, not carried over: only the custom fields it registers are read (the types they store); its routes, content types and other code are not served (.contentgen/project-code.md)';
+
 describe('fixtures/projects/lenient-*', () => {
   it('with @strapi/plugin-graphql: builds; what GraphQL cannot name is left out of it, a warning naming each', async () => {
     const result = await build(path.join(fixturesDir, 'projects', 'lenient-graphql'));
@@ -34,6 +38,7 @@ describe('fixtures/projects/lenient-*', () => {
       unknownField,
       'api/upload-file/content-types/upload-file/schema.json /info/singularName: content type "api::upload-file.upload-file": left out of the GraphQL schema, served over REST only: its GraphQL type "UploadFile" is also content type "plugin::upload.file" (Strapi\'s GraphQL plugin refuses to start on it); rename it to have it in GraphQL',
       'components/shared/badge.json /attributes/mark: component "shared.badge", attribute "mark": left out of the GraphQL schema, served over REST only: enumeration value "★" gives no GraphQL enum value (it has no letter or digit Strapi can spell) (Strapi\'s GraphQL plugin refuses to start on it)',
+      localPlugin,
     ]);
     const ct = (uid: string) => result.ir.contentTypes.find((c) => c.uid === uid)!;
     expect(ct('api::upload-file.upload-file').graphql).toBe(false);
@@ -58,10 +63,10 @@ describe('fixtures/projects/lenient-*', () => {
     expect(printed).toContain('enum ENUM_STATE_STAGE');
   });
 
-  it('without it: builds, and no GraphQL rule applies (the only warning is the unknown custom field)', async () => {
+  it('without it: builds, and no GraphQL rule applies (the warnings are the unknown custom field and the local plugin)', async () => {
     const result = await build(path.join(fixturesDir, 'projects', 'lenient-plain'));
     if (!result.ok) throw new Error(JSON.stringify(result));
-    expect(result.warnings).toEqual([unknownField]);
+    expect(result.warnings).toEqual([unknownField, localPlugin]);
   });
 });
 

@@ -40,7 +40,7 @@ export function destinationOf(file: ProjectCodeFile, ir: Schema): string {
         ? 'src/extensions/graphql.ts'
         : 'no counterpart: a plugin extension; rewrite what it changes as src/index.ts, custom routes or policies';
     case 'plugin':
-      return 'no counterpart: a local plugin is not served (its content types and routes are not read)';
+      return 'only the custom fields it registers are read (the types they store); its routes, content types and other code are not served';
     case 'admin':
       return 'nothing: there is no admin panel';
     case 'module':

@@ -245,7 +245,7 @@ describe('odd names and nested links', () => {
         '  link?: { data: SharedSeoComponentEntry | null };',
         '  links?: { data: SharedSeoComponentEntry[] };',
         '  image?: { data: UploadFileEntry | null };',
-        '  images?: { data: UploadFileEntry[] };',
+        '  images?: { data: UploadFileEntry[] | null };',
         '  inner?: ContentTypes_2Component[];',
         '}',
       ].join('\n'),
