@@ -17,6 +17,8 @@ import type { ContentTypeMeta, Registry } from '../meta.js';
 
 type Json = Record<string, unknown>;
 
+const ownerPageSize = 500;
+
 export interface InstanceOwner {
   readonly meta: ContentTypeMeta;
   readonly entryId: number;
@@ -28,10 +30,15 @@ export interface InstanceOwner {
 export async function findInstanceOwner(db: Database, registry: Registry, component: string, instanceId: number): Promise<InstanceOwner | undefined> {
   for (const [meta, fields] of holdersOf(registry, component)) {
     const select = Object.fromEntries([['id', true], ...fields.map((f) => [f.name, true])]);
-    const rows: Json[] = await db.prisma[meta.delegate].findMany({ select, orderBy: { id: 'asc' } });
-    for (const row of rows) {
-      const field = fields.find((f) => findInstance(registry, f, parseStoredJson(row[f.name]), component, instanceId));
-      if (field) return { meta, entryId: Number(row.id), field };
+    // A page of entries at a time: memory stays bounded whatever the number of entries.
+    for (let after = 0; ; ) {
+      const rows: Json[] = await db.prisma[meta.delegate].findMany({ select, where: { id: { gt: after } }, orderBy: { id: 'asc' }, take: ownerPageSize });
+      for (const row of rows) {
+        const field = fields.find((f) => findInstance(registry, f, parseStoredJson(row[f.name]), component, instanceId));
+        if (field) return { meta, entryId: Number(row.id), field };
+      }
+      if (rows.length < ownerPageSize) break;
+      after = Number(rows.at(-1)!.id);
     }
   }
   return undefined;
