@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import type { BootstrapContext } from './runtime/extend/index.js';
 
 export async function seedDemoData({ service, db }: BootstrapContext, root: string): Promise<boolean> {
@@ -70,7 +70,7 @@ export async function seedDemoData({ service, db }: BootstrapContext, root: stri
 async function demoCover(db: BootstrapContext['db'], root: string): Promise<number> {
   const [width, height] = [240, 120];
   const name = 'demo_cover_3f9a1c2b7d.png';
-  const png = gradientPng(width, height);
+  const png = await gradientPng(width, height);
   await mkdir(path.join(root, 'public/uploads'), { recursive: true });
   await writeFile(path.join(root, 'public/uploads', name), png);
   const now = new Date();
@@ -95,22 +95,11 @@ async function demoCover(db: BootstrapContext['db'], root: string): Promise<numb
   return file.id;
 }
 
-/** An RGB PNG: a horizontal blue-to-green gradient. */
-function gradientPng(width: number, height: number): Buffer {
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set([32, Math.round(96 + (x / width) * 128), Math.round(224 - (x / width) * 128)], 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+/** An RGB PNG (sharp, the upload plugin's image library): a horizontal blue-to-green gradient. */
+function gradientPng(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) pixels.set([32, Math.round(96 + (x / width) * 128), Math.round(224 - (x / width) * 128)], (y * width + x) * 3);
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
 }
