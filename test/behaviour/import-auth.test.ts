@@ -22,6 +22,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAuth, type AuthImport, type StrapiAuthTables } from '../../generator/import/auth/index.js';
+import type { NormalizedRow } from '../../generator/import/source/types.js';
 import { buildIr } from '../../generator/ir/build-ir.js';
 import { loadModels } from '../../generator/load/load-models.js';
 import { resolveInput } from '../../generator/load/load-project.js';
@@ -41,11 +42,11 @@ interface Secrets {
 /** Every row of the tables importAuth reads, from the SQLite database Strapi wrote. */
 function readStrapiTables(db: BetterSqlite3.Database): StrapiAuthTables {
   const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-  const all = (table: string) => (tables.has(table) ? (db.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Record<string, unknown>[]) : []);
+  const all = (table: string) => (tables.has(table) ? (db.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as NormalizedRow[]) : []);
   const count = (table: string) => (tables.has(table) ? Number((db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n) : 0);
   // As import-core's reader normalizes them: SQLite keeps datetimes as epoch milliseconds.
-  const dates = (rows: Record<string, unknown>[]) =>
-    rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, /_at$/.test(k) && typeof v === 'number' ? new Date(v) : v])));
+  const dates = (rows: NormalizedRow[]) =>
+    rows.map((row): NormalizedRow => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, /_at$/.test(k) && typeof v === 'number' ? new Date(v) : v])));
   return {
     users: dates(all('up_users')),
     roles: dates(all('up_roles')),

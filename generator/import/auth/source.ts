@@ -28,27 +28,9 @@ export type AuthSource = Partial<Record<AuthTable, readonly Row[]>> & {
   readonly counts?: { readonly admin_users?: number; readonly strapi_transfer_tokens?: number };
 };
 
-/**
- * The tables as import-core's reader hands them over (generator/import/source/types.ts
- * `StrapiAuthTables`, same shape), every one read whole and normalized; `[]` where the
- * database lacks the table.
- */
-export interface StrapiAuthTables {
-  readonly users: readonly Row[];
-  readonly roles: readonly Row[];
-  readonly permissions: readonly Row[];
-  readonly permissionRoleLinks: readonly Row[];
-  readonly userRoleLinks: readonly Row[];
-  readonly apiTokens: readonly Row[];
-  readonly apiTokenPermissions: readonly Row[];
-  readonly apiTokenPermissionLinks: readonly Row[];
-  readonly webhooks: readonly Row[];
-  /** `value` is the stored text (JSON inside). */
-  readonly coreStore: readonly Row[];
-  readonly adminUserCount: number;
-  readonly transferTokenCount: number;
-  readonly releases: readonly Row[];
-}
+/** The tables as the import's reader hands them over: source/types.ts (read whole, normalized). */
+export type { StrapiAuthTables } from '../source/types.js';
+import type { StrapiAuthTables } from '../source/types.js';
 
 export function fromAuthTables(t: StrapiAuthTables): AuthSource {
   return {

@@ -47,7 +47,7 @@ function strapiTables(): StrapiAuthTables {
       { id: 3, name: 'Content Editor', description: 'Writes articles', type: 'content_editor', ...stamps, created_by_id: null, updated_by_id: null },
       { id: 4, name: '2nd Shift', description: '', type: '2nd_shift', ...stamps, created_by_id: null, updated_by_id: null },
     ],
-    permissions: [
+    permissions: ([
       ['plugin::users-permissions.user.me', 1],
       ['plugin::users-permissions.auth.changePassword', 1],
       ['api::article.article.update', 1],
@@ -63,7 +63,7 @@ function strapiTables(): StrapiAuthTables {
       ['api::article.article.create', 3],
       ['plugin::email.email.send', 3],
       ['api::gone.gone.find', 4],
-    ].map(([action], i) => ({ id: i + 1, action, ...stamps, created_by_id: null, updated_by_id: null })),
+    ] as [string, number][]).map(([action], i) => ({ id: i + 1, action, ...stamps, created_by_id: null, updated_by_id: null })),
     permissionRoleLinks: [
       ...[1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 4].map((role, i) => ({ id: i + 1, permission_id: i + 1, role_id: role, permission_order: i + 1 })),
       { id: 99, permission_id: 404, role_id: 1, permission_order: 1 },
