@@ -48,6 +48,8 @@ export interface RecordedRequest {
   name: string;
   method: string;
   path: string;
+  /** Request headers beyond auth and content-type (`Strapi-Response-Format: v4` in the Strapi 5 recordings). */
+  headers?: Record<string, string>;
   /** `public`, `token:<read-only|full-access|custom>` or `user:<username>`. */
   auth: string;
   body?: unknown;

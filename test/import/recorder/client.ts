@@ -11,6 +11,8 @@ export type Auth = { kind: 'public' } | { kind: 'token'; name: string; key: stri
 
 export const publicAuth: Auth = { kind: 'public' };
 
+export type UploadFile = { name: string; type: string; data: Buffer };
+
 
 function headers(auth: Auth): Record<string, string> {
   if (auth.kind === 'token') return { authorization: `Bearer ${auth.key}` };
@@ -35,10 +37,10 @@ export class StrapiClient {
 
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, auth: Auth, body?: unknown): Promise<{ status: number; json: any }> {
+  async request(method: string, path: string, auth: Auth, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; json: any }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { ...headers(auth), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { ...headers(auth), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -52,10 +54,10 @@ export class StrapiClient {
     return json;
   }
 
-  /** A request whose answer goes into answers.<dialect>.json, whatever its status. */
-  async record(name: string, method: string, path: string, auth: Auth, body?: unknown): Promise<any> {
-    const { status, json } = await this.request(method, path, auth, body);
-    this.answers.push({ name, method, path, auth: authLabel(auth), ...(body === undefined ? {} : { body }), status, answer: json });
+  /** A request whose answer goes into answers.<dialect>.json, whatever its status; `extraHeaders` are recorded as `headers`. */
+  async record(name: string, method: string, path: string, auth: Auth, body?: unknown, extraHeaders?: Record<string, string>): Promise<any> {
+    const { status, json } = await this.request(method, path, auth, body, extraHeaders);
+    this.answers.push({ name, method, path, ...(extraHeaders ? { headers: extraHeaders } : {}), auth: authLabel(auth), ...(body === undefined ? {} : { body }), status, answer: json });
     return json;
   }
 
@@ -64,14 +66,26 @@ export class StrapiClient {
   }
 
   /** POST /api/upload (or ?id= to update one) with generated files and form fields. */
-  async upload(auth: Auth, files: { name: string; type: string; data: Buffer }[], fields: Record<string, string> = {}, query = ''): Promise<any> {
+  async upload(auth: Auth, files: UploadFile[], fields: Record<string, string> = {}, query = ''): Promise<any> {
+    const { status, json } = await this.postForm(auth, files, fields, query);
+    if (status < 200 || status > 299) throw new Error(`POST /api/upload${query} → ${status}: ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  /** An upload whose answer is recorded, whatever its status; `body` records the file names, types and sizes and the fields. */
+  async recordUpload(name: string, auth: Auth, files: UploadFile[], fields: Record<string, string> = {}, query = ''): Promise<any> {
+    const { status, json } = await this.postForm(auth, files, fields, query);
+    const body = { files: files.map((f) => ({ name: f.name, type: f.type, size: f.data.length })), ...fields };
+    this.answers.push({ name, method: 'POST', path: `/api/upload${query}`, auth: authLabel(auth), body, status, answer: json });
+    return json;
+  }
+
+  private async postForm(auth: Auth, files: UploadFile[], fields: Record<string, string>, query: string): Promise<{ status: number; json: any }> {
     const form = new FormData();
     for (const file of files) form.append('files', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     const response = await fetch(`${this.baseUrl}/api/upload${query}`, { method: 'POST', headers: headers(auth), body: form });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`POST /api/upload${query} → ${response.status}: ${JSON.stringify(json)}`);
-    return json;
+    return { status: response.status, json: parseBody(await response.text()) };
   }
 }
 

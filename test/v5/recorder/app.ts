@@ -1,0 +1,149 @@
+/**
+ * The Strapi 5.54.0 project a v5 recording runs. Like /work/shared/tools/strapi5-install.sh (whose
+ * install it reuses: node_modules is a link to it), plus what the recordings need and the script
+ * lacks: roles beyond public/authenticated, the permissions a set adds (upload, users), the i18n
+ * locales of the set's locales.json, a full-access API token written to tokens.json, secrets
+ * from the environment and GraphQL introspection on.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const strapiVersion = '5.54.0';
+
+/** Fixed secrets, recorded with the answers so a comparison can sign the same JWTs. */
+export const secrets = {
+  APP_KEYS: 'recordKeyA==,recordKeyB==',
+  JWT_SECRET: 'record-users-jwt-secret',
+  API_TOKEN_SALT: 'record-api-token-salt',
+  ADMIN_JWT_SECRET: 'record-admin-jwt-secret',
+  TRANSFER_TOKEN_SALT: 'record-transfer-token-salt',
+  ENCRYPTION_KEY: 'record-encryption-key-0123456789ab',
+} as const;
+
+export interface V5Set {
+  /** Model folder: api/, components/, permissions.json, locales.json (optional). */
+  dir: string;
+  /** Actions added to permissions.json's, per role type (roles that do not exist are created). */
+  extraPermissions: Record<string, string[]>;
+}
+
+const packageJson = (name: string) => ({
+  name,
+  private: true,
+  version: '0.1.0',
+  description: 'A Strapi 5.54.0 project recorded for contentgen (see test/v5/recorder)',
+  scripts: { start: 'node server.js' },
+  dependencies: {
+    '@strapi/strapi': strapiVersion,
+    '@strapi/plugin-users-permissions': strapiVersion,
+    '@strapi/plugin-graphql': strapiVersion,
+    'better-sqlite3': '11.10.0',
+  },
+});
+
+const files: Record<string, string> = {
+  'server.js': `process.env.NODE_ENV = process.env.NODE_ENV || 'production';
+process.env.STRAPI_TELEMETRY_DISABLED = 'true';
+const { createStrapi } = require('@strapi/strapi');
+createStrapi({ appDir: __dirname, distDir: __dirname }).start();
+`,
+  'config/database.js': `const path = require('path');
+module.exports = ({ env }) => ({
+  connection: { client: 'sqlite', connection: { filename: path.join(__dirname, '..', env('DATABASE_FILENAME', '.tmp/data.db')) }, useNullAsDefault: true },
+});
+`,
+  'config/server.js': `module.exports = ({ env }) => ({ host: env('HOST', '127.0.0.1'), port: env.int('PORT', 1337), app: { keys: env.array('APP_KEYS') } });
+`,
+  'config/admin.js': `module.exports = ({ env }) => ({
+  serveAdminPanel: false, autoOpen: false,
+  auth: { secret: env('ADMIN_JWT_SECRET') }, apiToken: { salt: env('API_TOKEN_SALT') },
+  transfer: { token: { salt: env('TRANSFER_TOKEN_SALT') } }, secrets: { encryptionKey: env('ENCRYPTION_KEY') },
+});
+`,
+  'config/api.js': `module.exports = { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } };
+`,
+  'config/middlewares.js': `module.exports = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::query', 'strapi::body', 'strapi::session', 'strapi::favicon', 'strapi::public'];
+`,
+  'config/plugins.js': `module.exports = ({ env }) => ({
+  'users-permissions': { config: { jwtSecret: env('JWT_SECRET') } },
+  graphql: { config: { landingPage: false, defaultLimit: 25, maxLimit: 100, depthLimit: 10, apolloServer: { introspection: true } } },
+});
+`,
+};
+
+const bootstrapJs = (extra: Record<string, string[]>) => `'use strict';
+const fs = require('fs');
+const path = require('path');
+
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null);
+const extra = ${JSON.stringify(extra)};
+
+module.exports = {
+  register() {},
+  async bootstrap({ strapi }) {
+    const permissions = readJson(path.join(__dirname, 'permissions.json')) || {};
+    const roles = strapi.db.query('plugin::users-permissions.role');
+    const perms = strapi.db.query('plugin::users-permissions.permission');
+    const types = new Set([...Object.keys(permissions), ...Object.keys(extra)]);
+    for (const type of types) {
+      let role = await roles.findOne({ where: { type } });
+      if (!role) role = await roles.create({ data: { type, name: type[0].toUpperCase() + type.slice(1), description: 'Role ' + type } });
+      for (const action of [...(permissions[type] || []), ...(extra[type] || [])]) {
+        const found = await perms.findOne({ where: { action, role: role.id } });
+        if (!found) await perms.create({ data: { action, role: role.id } });
+      }
+    }
+
+    const locales = readJson(path.join(__dirname, 'locales.json'));
+    if (locales) {
+      const service = strapi.plugin('i18n').service('locales');
+      for (const { code, name } of locales.locales) {
+        if (!(await service.findByCode(code))) await service.create({ code, name });
+      }
+      await service.setDefaultLocale({ code: locales.defaultLocale });
+    }
+
+    const out = process.env.RECORD_TOKENS_FILE;
+    if (out && (await strapi.db.query('admin::api-token').count()) === 0) {
+      const created = await strapi.service('admin::api-token').create({ name: 'full access', description: 'recorder', type: 'full-access', lifespan: null });
+      fs.writeFileSync(out, JSON.stringify([{ id: created.id, name: created.name, type: created.type, accessKey: created.accessKey }], null, 2));
+    }
+  },
+};
+`;
+
+const coreFile = (kind: 'Router' | 'Controller' | 'Service', uid: string) =>
+  `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCore${kind}('${uid}');\n`;
+
+/**
+ * Writes the project into `dir` (models, routes, controllers, services, bootstrap). With
+ * `install`, also public/uploads, .tmp and node_modules as a link to that install's.
+ */
+export function writeStrapi5Project(dir: string, name: string, set: V5Set, install?: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson(name), null, 2)}\n`);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  const src = path.join(dir, 'src');
+  mkdirSync(src, { recursive: true });
+  writeFileSync(path.join(src, 'index.js'), bootstrapJs(set.extraPermissions));
+  cpSync(path.join(set.dir, 'permissions.json'), path.join(src, 'permissions.json'));
+  if (existsSync(path.join(set.dir, 'locales.json'))) cpSync(path.join(set.dir, 'locales.json'), path.join(src, 'locales.json'));
+  cpSync(path.join(set.dir, 'components'), path.join(src, 'components'), { recursive: true });
+  for (const api of readdirSync(path.join(set.dir, 'api'))) {
+    const to = path.join(src, 'api', api);
+    cpSync(path.join(set.dir, 'api', api, 'content-types'), path.join(to, 'content-types'), { recursive: true });
+    const uid = `api::${api}.${api}`;
+    for (const [folder, kind] of [['routes', 'Router'], ['controllers', 'Controller'], ['services', 'Service']] as const) {
+      mkdirSync(path.join(to, folder), { recursive: true });
+      writeFileSync(path.join(to, folder, `${api}.js`), coreFile(kind, uid));
+    }
+  }
+  if (install) {
+    mkdirSync(path.join(dir, 'public', 'uploads'), { recursive: true });
+    mkdirSync(path.join(dir, '.tmp'), { recursive: true });
+    symlinkSync(path.join(install, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  }
+}
