@@ -104,8 +104,9 @@ module.exports = {
     }
 
     const out = process.env.RECORD_TOKENS_FILE;
-    if (out && (await strapi.db.query('admin::api-token').count()) === 0) {
-      const created = await strapi.service('admin::api-token').create({ name: 'full access', description: 'recorder', type: 'full-access', lifespan: null });
+    // Strapi 5 makes its own tokens on a first start (their keys are not readable): one more, named.
+    if (out && !(await strapi.db.query('admin::api-token').findOne({ where: { name: 'recorder' } }))) {
+      const created = await strapi.service('admin::api-token').create({ name: 'recorder', description: 'recorder', type: 'full-access', lifespan: null });
       fs.writeFileSync(out, JSON.stringify([{ id: created.id, name: created.name, type: created.type, accessKey: created.accessKey }], null, 2));
     }
   },

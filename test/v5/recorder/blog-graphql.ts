@@ -9,7 +9,7 @@ const articleFields = `documentId title slug description content status views ra
   author { documentId name email }
   category { documentId name slug }
   tags(sort: "name:asc") { documentId name }
-  tags_connection { nodes { documentId name } pageInfo { total page pageSize pageCount } }
+  tags_connection { nodes { documentId name } }
   cover { documentId name url width height formats hash ext mime size alternativeText caption provider }
   seo { id metaTitle metaDescription }
   links { id label url }
@@ -29,14 +29,17 @@ export async function recordBlogGraphql(client: StrapiClient, full: Auth, user: 
   await gql('graphql.articles.filters.relation', `query { articles(filters: { author: { name: { eq: "Ada" } } }) { title author { name } } }`, publicAuth);
   await gql('graphql.articles_connection', `query { articles_connection(sort: "title:asc", pagination: { pageSize: 2 }) { nodes { documentId title } ${pageInfo} } }`, publicAuth);
   await gql('graphql.articles_connection.draft', `query { articles_connection(status: DRAFT, sort: "title:asc") { nodes { title publishedAt } ${pageInfo} } }`, full);
+  await gql('graphql.articles.publicationFilter', `query { articles(status: DRAFT, publicationFilter: MODIFIED, sort: "title:asc") { title publishedAt } }`, publicAuth);
+  await gql('graphql.articles.hasPublishedVersion', `query { articles(status: DRAFT, hasPublishedVersion: false, sort: "title:asc") { title } }`, publicAuth);
   await gql('graphql.article', `query($documentId: ID!) { article(documentId: $documentId) { ${articleFields} } }`, publicAuth, { documentId: ids.article });
   await gql('graphql.article.draft', `query($documentId: ID!) { article(documentId: $documentId, status: DRAFT) { title views publishedAt } }`, full, { documentId: ids.article });
   await gql('graphql.article.missing', `query { article(documentId: "zzzzzzzzzzzzzzzzzzzzzzzz") { title } }`, publicAuth);
-  await gql('graphql.authors', `query { authors(sort: "name:asc") { documentId name email bio articles(sort: "title:asc") { title } articles_connection { ${pageInfo} } } }`, publicAuth);
+  await gql('graphql.authors', `query { authors(sort: "name:asc") { documentId name email bio articles(sort: "title:asc") { title } articles_connection { nodes { title } } } }`, publicAuth);
   await gql('graphql.author', `query($documentId: ID!) { author(documentId: $documentId) { name articles { title } } }`, publicAuth, { documentId: ids.author });
   await gql('graphql.tags_connection', `query { tags_connection(sort: "name:asc", pagination: { page: 1, pageSize: 2 }) { nodes { name articles { title } } ${pageInfo} } }`, publicAuth);
   await gql('graphql.global', `query { global { documentId siteName siteDescription defaultSeo { metaTitle } } }`, publicAuth);
-  await gql('graphql.uploadFiles', `query { uploadFiles(sort: "name:asc") { documentId name alternativeText caption width height formats hash ext mime size url previewUrl provider provider_metadata createdAt updatedAt publishedAt related { __typename } } }`, full);
+  await gql('graphql.uploadFiles', `query { uploadFiles(sort: "name:asc") { documentId name alternativeText caption width height formats hash ext mime size url previewUrl provider provider_metadata createdAt updatedAt publishedAt } }`, full);
+  await gql('graphql.uploadFiles.related', `query { uploadFiles(sort: "name:asc") { name related { __typename } } }`, full);
   await gql('graphql.uploadFiles_connection', `query { uploadFiles_connection { nodes { name } ${pageInfo} } }`, publicAuth);
   await gql('graphql.me', `query { me { id documentId username email confirmed blocked role { id name type } } }`, user);
   await gql('graphql.me.public', `query { me { id username } }`, publicAuth);
@@ -56,11 +59,13 @@ export async function recordBlogGraphql(client: StrapiClient, full: Auth, user: 
   });
   await gql('graphql.updateArticle.draft', `mutation($documentId: ID!) { updateArticle(documentId: $documentId, status: DRAFT, data: { title: "GraphQL draft edit" }) { documentId title publishedAt } }`, full, { documentId: doc });
   await gql('graphql.updateArticle.draft.published', `query($documentId: ID!) { article(documentId: $documentId) { title publishedAt } }`, publicAuth, { documentId: doc });
+  await gql('graphql.articles.publicationFilter.modified', `query { articles(status: DRAFT, publicationFilter: MODIFIED, sort: "title:asc") { title publishedAt } }`, publicAuth);
   await gql('graphql.updateArticle', `mutation($documentId: ID!) { updateArticle(documentId: $documentId, data: { views: 6 }) { documentId title views publishedAt } }`, full, { documentId: doc });
   await gql('graphql.updateArticle.missing', `mutation { updateArticle(documentId: "zzzzzzzzzzzzzzzzzzzzzzzz", data: { views: 6 }) { documentId } }`, full);
   await gql('graphql.updateArticle.invalid', `mutation($documentId: ID!) { updateArticle(documentId: $documentId, data: { title: "ab" }) { documentId } }`, full, { documentId: doc });
   await gql('graphql.createArticle.forbidden', `mutation { createArticle(data: { title: "nope nope" }) { documentId } }`, publicAuth);
   await gql('graphql.updateGlobal', `mutation { updateGlobal(data: { siteName: "GraphQL site", defaultSeo: { metaTitle: "g" } }) { documentId siteName defaultSeo { metaTitle } } }`, full);
+  await gql('graphql.global.afterUpdate', `query { global { documentId siteName defaultSeo { metaTitle } } }`, publicAuth);
   await gql('graphql.deleteArticle', `mutation($documentId: ID!) { deleteArticle(documentId: $documentId) { documentId } }`, full, { documentId: doc });
   await gql('graphql.deleteArticle.missing', `mutation { deleteArticle(documentId: "zzzzzzzzzzzzzzzzzzzzzzzz") { documentId } }`, full);
   await gql('graphql.deleteGlobal', `mutation { deleteGlobal { documentId } }`, full);

@@ -64,7 +64,7 @@ export async function recordI18n(client: StrapiClient, full: Auth): Promise<void
   await gql('graphql.page.fr', `query($documentId: ID!) { page(documentId: $documentId, locale: "fr") { documentId heading locale localizations { locale heading } } }`, publicAuth, { documentId: G });
   await gql('graphql.page.draft.fr', `query($documentId: ID!) { page(documentId: $documentId, locale: "fr", status: DRAFT) { heading publishedAt } }`, full, { documentId: G });
   await gql('graphql.global.fr', `query { global(locale: "fr") { siteName locale } }`, publicAuth);
-  await gql('graphql.i18NLocales', `query { i18NLocales { documentId name code isDefault } }`, publicAuth);
+  await gql('graphql.i18NLocales', `query { i18NLocales { documentId name code } }`, publicAuth);
   await gql('graphql.deletePage.fr', `mutation($documentId: ID!) { deletePage(documentId: $documentId, locale: "fr") { documentId } }`, full, { documentId: G });
   await gql('graphql.pages.afterDelete', `query { pages(locale: "*", sort: "heading:asc") { documentId heading locale } }`, publicAuth);
 }

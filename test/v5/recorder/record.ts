@@ -7,10 +7,10 @@
  * link to the install at $STRAPI5_INSTALL, default /tmp/strapi5-blog, made by
  * /work/shared/tools/strapi5-install.sh), starts it on a fresh SQLite database, drives it through
  * the set's script (REST, uploads, users, GraphQL), stops it and writes <out-dir> (default
- * fixtures/strapi5-data/<set>): answers.json, schema.graphql (introspected, printed) and
- * sqlite.sql (the database Strapi wrote).
+ * fixtures/strapi5-data/<set>): answers.json, schema.graphql (introspected, printed), sqlite.sql
+ * (the database Strapi wrote), uploads/ and the project files (package.json, config/, src/, server.js).
  */
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildClientSchema, getIntrospectionQuery, printSchema } from 'graphql';
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   const client = new StrapiClient(`http://127.0.0.1:${port}`);
   let schema: string;
   try {
+    // Strapi 5 may answer /_health before bootstrap() has written the token.
+    for (let i = 0; i < 120 && !existsSync(tokensFile); i++) await new Promise((r) => setTimeout(r, 500));
     const [token] = JSON.parse(readFileSync(tokensFile, 'utf8')) as { accessKey: string }[];
     const full: Auth = { kind: 'token', name: 'full-access', key: token!.accessKey };
     await spec.script(client, full);
@@ -79,6 +81,12 @@ async function main(): Promise<void> {
   writeFileSync(path.join(outDir, 'answers.json'), answersJson(answers));
   writeFileSync(path.join(outDir, 'schema.graphql'), schema);
   writeFileSync(path.join(outDir, 'sqlite.sql'), dumpSqlite(path.join(appDir, '.tmp', 'data.db')));
+  // The files Strapi wrote (their names carry per-run hashes) and the project itself, so a
+  // Strapi 5 project folder and its database can be built and imported together (issue #30 item 5).
+  const uploads = path.join(outDir, 'uploads');
+  rmSync(uploads, { recursive: true, force: true });
+  cpSync(path.join(appDir, 'public', 'uploads'), uploads, { recursive: true });
+  writeStrapi5Project(outDir, `strapi5-data-${set}`, spec);
   console.log(`wrote ${outDir}: ${client.answers.length} answers`);
 }
 
