@@ -175,6 +175,8 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
     }
   }
   await rec('drafts.hasPublishedVersion', 'GET', `/api/articles${query({ fields: ['title'], status: 'draft', hasPublishedVersion: 'false', sort: 'title:asc' })}`, full);
+  // Strapi 5's Content API has no publish/unpublish/discard route: a write without status=draft publishes.
+  await rec('drafts.publishRoute', 'POST', `/api/articles/${A}/actions/publish`, full);
   await rec('drafts.publish.put', 'PUT', `/api/articles/${A}${query({ fields: ['title', 'views', 'publishedAt'] })}`, full, { data: { views: 12 } });
   await rec('drafts.publish.put.read', 'GET', `/api/articles/${A}${query({ fields: ['title', 'views', 'publishedAt'] })}`, publicAuth);
   await rec('drafts.draftOnly.publish', 'PUT', `/api/articles/${draft?.documentId}${query({ fields: ['title', 'publishedAt'] })}`, full, { data: { title: 'A draft, now published' } });

@@ -32,7 +32,7 @@ const sets: Record<string, V5Set & { script: (client: StrapiClient, full: Auth) 
     dir: path.join(repo, 'fixtures/blog/models'),
     extraPermissions: {
       public: ['plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'],
-      authenticated: [...upload, 'plugin::users-permissions.user.me', 'plugin::users-permissions.user.find', 'plugin::users-permissions.roles.find', 'api::tag.tag.create'],
+      authenticated: [...upload, 'plugin::users-permissions.user.me', 'plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.role.find', 'api::tag.tag.create'],
     },
     script: recordBlog,
   },
