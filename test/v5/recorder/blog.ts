@@ -153,7 +153,16 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
   await rec('media.set', 'PUT', `/api/articles/${third?.documentId}${query({ populate: ['cover'] })}`, full, { data: { cover: pair?.[0]?.id } });
   await rec('media.null', 'PUT', `/api/articles/${third?.documentId}${query({ populate: ['cover'] })}`, full, { data: { cover: null } });
   await rec('media.byDocumentId', 'PUT', `/api/articles/${third?.documentId}${query({ populate: ['cover'] })}`, full, { data: { cover: pair?.[0]?.documentId } });
+  // refId is a row id: the one a create answered (the published copy, replaced at every publish
+  // since), then the current draft row's and published row's.
   await client.recordUpload('upload.ref.id', user, [{ name: 'linked.png', type: 'image/png', data: blue }], { ref: 'api::article.article', refId: String(third?.id), field: 'cover' });
+  const thirdDraft = (await rec('upload.ref.draftRow', 'GET', `/api/articles/${third?.documentId}${query({ fields: ['title'], status: 'draft' })}`, full))?.data;
+  await client.recordUpload('upload.ref.draftId', user, [{ name: 'linked4.png', type: 'image/png', data: blue }], { ref: 'api::article.article', refId: String(thirdDraft?.id), field: 'cover' });
+  await rec('upload.ref.draftId.readDraft', 'GET', `/api/articles/${third?.documentId}${query({ populate: { cover: { fields: ['name'] } }, fields: ['title'], status: 'draft' })}`, full);
+  await rec('upload.ref.draftId.readPublished', 'GET', `/api/articles/${third?.documentId}${query({ populate: { cover: { fields: ['name'] } }, fields: ['title'] })}`, full);
+  const thirdPublished = (await rec('upload.ref.publishedRow', 'GET', `/api/articles/${third?.documentId}${query({ fields: ['title'] })}`, full))?.data;
+  await client.recordUpload('upload.ref.publishedId', user, [{ name: 'linked5.png', type: 'image/png', data: red }], { ref: 'api::article.article', refId: String(thirdPublished?.id), field: 'cover' });
+  await rec('upload.ref.publishedId.readPublished', 'GET', `/api/articles/${third?.documentId}${query({ populate: { cover: { fields: ['name'] } }, fields: ['title'] })}`, full);
   await rec('upload.ref.id.read', 'GET', `/api/articles/${third?.documentId}${query({ populate: ['cover'], status: 'draft' })}`, full);
   await rec('upload.ref.id.readPublished', 'GET', `/api/articles/${third?.documentId}${query({ populate: ['cover'] })}`, full);
   await client.recordUpload('upload.ref.documentId', user, [{ name: 'linked2.png', type: 'image/png', data: red }], { ref: 'api::article.article', refId: String(third?.documentId), field: 'cover' });
@@ -217,6 +226,9 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
   await list('articles.list.populate.media', { populate: { cover: { fields: ['name', 'url'] } }, fields: ['title'], sort: 'title:asc' });
   await list('articles.list.populate.filtered', { populate: { tags: { filters: { name: { $ne: 'alpha' } } } }, fields: ['title'], sort: 'title:asc' });
   await list('articles.list.populate.count', { populate: { tags: { count: true } }, fields: ['title'], sort: 'title:asc' });
+  await list('articles.list.unknownParam', { foo: 'bar', fields: ['title'] });
+  await list('articles.list.filter.statusAttribute', { filters: { status: { $eq: 'final' } }, fields: ['title', 'status'] });
+  await list('articles.list.populate.deep', { populate: { author: { populate: { articles: { populate: { tags: { fields: ['name'] } }, fields: ['title'] } } } }, fields: ['title'], sort: 'title:asc', filters: { author: { name: 'Ada' } } });
   await list('articles.list.locale', { locale: 'fr', fields: ['title'] });
   await list('articles.list.publicationState', { publicationState: 'preview', fields: ['title'] });
   await rec('articles.findOne', 'GET', `/api/articles/${A}`, publicAuth);

@@ -24,6 +24,9 @@ export async function recordI18n(client: StrapiClient, full: Auth): Promise<void
   await rec('pages.read.fr.afterNonLocalized', 'GET', `/api/pages/${D}${query({ locale: 'fr', fields: ['heading', 'views', 'featured', 'locale'] })}`, publicAuth);
   await rec('pages.localize.fr.draft', 'PUT', `/api/pages/${D}${query({ locale: 'fr', status: 'draft' })}`, full, { data: { heading: 'Bonjour (brouillon)' } });
 
+  await rec('pages.read.fr.draftWhilePublished', 'GET', `/api/pages/${D}${query({ locale: 'fr', fields: ['heading', 'publishedAt'] })}`, publicAuth);
+  await rec('pages.v4format.fr', 'GET', `/api/pages/${D}${query({ locale: 'fr', populate: ['localizations', 'metadata'] })}`, publicAuth, undefined, { 'Strapi-Response-Format': 'v4' });
+
   // Reads.
   for (const locale of ['en', 'fr', 'de', '*', 'all']) {
     await rec(`pages.list.${locale}`, 'GET', `/api/pages${query({ locale, sort: ['heading:asc'], populate: { localizations: { fields: ['heading', 'locale'] }, category: { fields: ['name'] } } })}`, publicAuth);
@@ -62,6 +65,7 @@ export async function recordI18n(client: StrapiClient, full: Auth): Promise<void
   await gql('graphql.pages.all', `query { pages(locale: "*", sort: "heading:asc") { documentId heading locale } }`, publicAuth);
   await gql('graphql.pages_connection.de', `query { pages_connection(locale: "de") { nodes { heading locale } pageInfo { total } } }`, publicAuth);
   await gql('graphql.page.fr', `query($documentId: ID!) { page(documentId: $documentId, locale: "fr") { documentId heading locale localizations { locale heading } } }`, publicAuth, { documentId: G });
+  await gql('graphql.updatePage.fr.draft', `mutation($documentId: ID!) { updatePage(documentId: $documentId, locale: "fr", status: DRAFT, data: { heading: "Page GraphQL (brouillon)" }) { heading locale publishedAt } }`, full, { documentId: G });
   await gql('graphql.page.draft.fr', `query($documentId: ID!) { page(documentId: $documentId, locale: "fr", status: DRAFT) { heading publishedAt } }`, full, { documentId: G });
   await gql('graphql.global.fr', `query { global(locale: "fr") { siteName locale } }`, publicAuth);
   await gql('graphql.i18NLocales', `query { i18NLocales { documentId name code } }`, publicAuth);
