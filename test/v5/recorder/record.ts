@@ -1,7 +1,7 @@
 /**
  * Records Strapi 5.54.0's answers on our own models (run by hand, see fixtures/strapi5-data/README.md):
  *
- *   npx tsx test/v5/recorder/record.ts <blog|i18n> [out-dir]
+ *   npx tsx test/v5/recorder/record.ts <blog|blog-v4compat|i18n> [out-dir]
  *
  * Writes the Strapi project under $STRAPI5_REC/<set> (default /tmp/strapi5-rec; node_modules is a
  * link to the install at $STRAPI5_INSTALL, default /tmp/strapi5-blog, made by
@@ -19,6 +19,7 @@ import { dumpSqlite } from '../../import/recorder/dump.js';
 import { answersJson, freePort, startStrapi, stopStrapi } from '../../import/recorder/process.js';
 import { secrets, strapiVersion, writeStrapi5Project, type V5Set } from './app.js';
 import { recordBlog } from './blog.js';
+import { recordV4Compat } from './graphql-v4compat.js';
 import { recordI18n } from './i18n.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -27,7 +28,7 @@ const install = process.env.STRAPI5_INSTALL || '/tmp/strapi5-blog';
 
 const upload = ['plugin::upload.content-api.upload', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne', 'plugin::upload.content-api.destroy'];
 
-const sets: Record<string, V5Set & { script: (client: StrapiClient, full: Auth) => Promise<void> }> = {
+const sets: Record<string, V5Set & { script: (client: StrapiClient, full: Auth) => Promise<void>; env?: Record<string, string> }> = {
   blog: {
     dir: path.join(repo, 'fixtures/blog/models'),
     extraPermissions: {
@@ -35,6 +36,12 @@ const sets: Record<string, V5Set & { script: (client: StrapiClient, full: Auth) 
       authenticated: [...upload, 'plugin::users-permissions.user.me', 'plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.role.find', 'api::tag.tag.create'],
     },
     script: recordBlog,
+  },
+  'blog-v4compat': {
+    dir: path.join(repo, 'fixtures/blog/models'),
+    extraPermissions: {},
+    env: { STRAPI_GRAPHQL_V4_COMPATIBILITY_MODE: 'true' },
+    script: recordV4Compat,
   },
   i18n: {
     dir: path.join(repo, 'fixtures/i18n/models'),
@@ -62,7 +69,7 @@ async function main(): Promise<void> {
   const tokensFile = path.join(appDir, 'tokens.json');
   const port = await freePort();
   console.log(`recording ${set}: Strapi ${strapiVersion} in ${appDir}, port ${port}`);
-  const child = await startStrapi(appDir, 'server.js', { ...secrets, NODE_ENV: 'production', TZ: 'UTC', RECORD_TOKENS_FILE: tokensFile }, port);
+  const child = await startStrapi(appDir, 'server.js', { ...secrets, ...spec.env, NODE_ENV: 'production', TZ: 'UTC', RECORD_TOKENS_FILE: tokensFile }, port);
   const client = new StrapiClient(`http://127.0.0.1:${port}`);
   let schema: string;
   try {
