@@ -24,6 +24,9 @@ export async function recordBlogGraphql(client: StrapiClient, full: Auth, user: 
   await gql('graphql.articles.draft', `query { articles(sort: "title:asc", status: DRAFT) { documentId title publishedAt } }`, full);
   await gql('graphql.articles.draft.public', `query { articles(sort: "title:asc", status: DRAFT) { documentId title publishedAt } }`, publicAuth);
   await gql('graphql.articles.page', `query { articles(sort: ["views:desc", "title:asc"], pagination: { page: 2, pageSize: 1 }) { title views } }`, publicAuth);
+  await gql('graphql.articles.overMax', `query { articles_connection(pagination: { pageSize: 500 }) { nodes { title } ${pageInfo} } }`, publicAuth);
+  await gql('graphql.articles.pageAndOffset', `query { articles(pagination: { page: 1, start: 0 }) { title } }`, publicAuth);
+  await gql('graphql.articles.filters.component', `query { articles(filters: { seo: { metaTitle: { startsWith: "Hello" } } }) { title seo { metaTitle } } }`, publicAuth);
   await gql('graphql.articles.offset', `query { articles(sort: "title:asc", pagination: { start: 1, limit: 1 }) { title } }`, publicAuth);
   await gql('graphql.articles.filters', `query($doc: ID) { articles(filters: { or: [{ documentId: { eq: $doc } }, { tags: { name: { eq: "gamma" } } }] }, sort: "title:asc") { documentId title } }`, publicAuth, { doc: ids.article });
   await gql('graphql.articles.filters.relation', `query { articles(filters: { author: { name: { eq: "Ada" } } }) { title author { name } } }`, publicAuth);

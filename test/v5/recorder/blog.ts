@@ -27,6 +27,11 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
   await rec('users.list', 'GET', `/api/users${query({ populate: ['role'], sort: 'id:asc' })}`, user);
   await rec('users.findOne', 'GET', `/api/users/${alice?.user?.id}`, user);
   await rec('users-permissions.roles', 'GET', '/api/users-permissions/roles', user);
+  await rec('users.count', 'GET', '/api/users/count', user);
+  await rec('users.update', 'PUT', `/api/users/${alice?.user?.id}`, full, { username: 'alice2' });
+  await rec('users.update.back', 'PUT', `/api/users/${alice?.user?.id}`, full, { username: 'alice' });
+  await rec('auth.changePassword.wrong', 'POST', '/api/auth/change-password', user, { currentPassword: 'nope', password: 'Secret456', passwordConfirmation: 'Secret456' });
+  await rec('auth.changePassword.mismatch', 'POST', '/api/auth/change-password', user, { currentPassword: 'Secret123', password: 'Secret456', passwordConfirmation: 'other' });
   await rec('auth.badToken', 'GET', '/api/articles', { kind: 'token', name: 'bad', key: 'not-a-token' });
 
   // Uploads: plain, several files, a text file, errors; then linked to an entry (ref/refId/field).
@@ -226,6 +231,13 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
   await list('articles.list.populate.media', { populate: { cover: { fields: ['name', 'url'] } }, fields: ['title'], sort: 'title:asc' });
   await list('articles.list.populate.filtered', { populate: { tags: { filters: { name: { $ne: 'alpha' } } } }, fields: ['title'], sort: 'title:asc' });
   await list('articles.list.populate.count', { populate: { tags: { count: true } }, fields: ['title'], sort: 'title:asc' });
+  await list('articles.list.filter.component', { filters: { seo: { metaTitle: { $startsWith: 'Hello' } } }, fields: ['title'] });
+  await list('articles.list.filter.and', { filters: { $and: [{ views: { $between: [1, 20] } }, { title: { $notContainsi: 'draft' } }] }, fields: ['title', 'views'], sort: 'views:asc' });
+  await list('articles.list.filter.not', { filters: { $not: { views: { $lt: 4 } } }, fields: ['title', 'views'], sort: 'views:asc' });
+  await list('articles.list.filter.notNull', { filters: { cover: { id: { $notNull: true } } }, fields: ['title'], sort: 'title:asc' });
+  await list('articles.list.filter.badOperator', { filters: { views: { $nope: 1 } } });
+  await list('articles.list.pageZero', { pagination: { page: 0, pageSize: 2 }, fields: ['title'], sort: 'title:asc' });
+  await list('articles.list.populate.componentFields', { populate: { seo: { fields: ['metaTitle'] }, links: { sort: 'label:desc' } }, fields: ['title'], sort: 'title:asc' });
   await list('articles.list.unknownParam', { foo: 'bar', fields: ['title'] });
   await list('articles.list.filter.statusAttribute', { filters: { status: { $eq: 'final' } }, fields: ['title', 'status'] });
   await list('articles.list.populate.deep', { populate: { author: { populate: { articles: { populate: { tags: { fields: ['name'] } }, fields: ['title'] } } } }, fields: ['title'], sort: 'title:asc', filters: { author: { name: 'Ada' } } });
