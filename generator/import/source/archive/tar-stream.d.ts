@@ -1,0 +1,17 @@
+/** The part of tar-stream 2 (no types of its own) that tar.ts uses. */
+declare module 'tar-stream' {
+  import type { Readable, Writable } from 'node:stream';
+
+  export interface Headers {
+    name: string;
+    size?: number;
+    type?: string;
+  }
+  export interface Extract extends Writable {
+    on(event: 'entry', listener: (headers: Headers, stream: Readable, next: () => void) => void): this;
+    on(event: string, listener: (...args: any[]) => void): this;
+  }
+  export function extract(): Extract;
+  const tarStream: { extract: typeof extract };
+  export default tarStream;
+}
