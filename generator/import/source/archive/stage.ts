@@ -132,7 +132,7 @@ class StagingDatabase {
   private readonly components: ReadonlyMap<string, ComponentPlan>;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly columns = new Map<string, Set<string>>();
-  private readonly skipped = { types: new Map<string, number>(), links: new Map<string, number>(), configuration: new Map<string, number>() };
+  private readonly skipped = { types: new Map<string, number>(), links: new Map<string, number>(), configuration: new Map<string, number>(), roundedBigIntegers: new Map<string, number>() };
 
   constructor(file: string, ir: Schema) {
     this.db = new Database(file);
@@ -191,7 +191,11 @@ class StagingDatabase {
   /** One row of a type or component, and (recursively) the components it holds. */
   private instance(layout: TypeLayout, id: number, data: Record<string, unknown>): void {
     const row: Record<string, unknown> = { id };
-    for (const s of layout.scalars) if (s.name in data) row[s.column] = stored(data[s.name], s.type);
+    for (const s of layout.scalars) {
+      if (!(s.name in data)) continue;
+      row[s.column] = stored(data[s.name], s.type);
+      if (s.type === 'biginteger' && typeof row[s.column] === 'bigint' && !Number.isSafeInteger(Number(row[s.column]))) count(this.skipped.roundedBigIntegers, `${layout.table}.${s.column}`);
+    }
     this.put(layout.table, row);
     for (const [name, value] of Object.entries(data)) {
       const a = layout.attributes.get(name);
@@ -246,6 +250,9 @@ class StagingDatabase {
     if (this.skipped.types.size) lines.push(`entities of types the models do not have, left out: ${list(this.skipped.types)}`);
     if (this.skipped.links.size) lines.push(`links of fields the models do not have, left out: ${list(this.skipped.links)}`);
     if (this.skipped.configuration.size) lines.push(`configuration items contentgen does not read, left out: ${list(this.skipped.configuration)}`);
+    if (this.skipped.roundedBigIntegers.size) {
+      lines.push(`biginteger values beyond 2^53: ${list(this.skipped.roundedBigIntegers)}; if Strapi ran on SQLite, its export holds them rounded (its driver read them as JS numbers: 9007199254740993 became 9007199254740992): check them, or import from the database itself`);
+    }
     return lines;
   }
 
@@ -257,6 +264,8 @@ class StagingDatabase {
 function count(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
+
+const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 
 /** An exported value as Strapi's SQLite database stores it (source/decode.ts reads it back). */
 function stored(value: unknown, type: ScalarType): unknown {
@@ -272,8 +281,14 @@ function stored(value: unknown, type: ScalarType): unknown {
     case 'json':
     case 'array':
       return JSON.stringify(value);
-    case 'biginteger':
-      return typeof value === 'string' && /^-?\d+$/.test(value) ? BigInt(value) : value;
+    case 'biginteger': {
+      if (typeof value !== 'string' && typeof value !== 'number') return value;
+      const text = String(value);
+      if (!/^-?\d+$/.test(text)) return text;
+      // A rounded -2^63 or 2^63 - 1 (Strapi's export of a SQLite bigint) is one past the range.
+      const n = BigInt(text);
+      return n > int64.max ? int64.max : n < int64.min ? int64.min : n;
+    }
     default:
       return typeof value === 'object' ? JSON.stringify(value) : typeof value === 'boolean' ? Number(value) : value;
   }

@@ -4,7 +4,7 @@
  * of any size is read in bounded memory.
  */
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tarStream from 'tar-stream';
@@ -20,6 +20,8 @@ export interface TarEntry {
 
 export async function readTar(file: string, format: ArchiveFormat, onEntry: (entry: TarEntry) => Promise<void>): Promise<void> {
   const extract = tarStream.extract();
+  // A handler's own error, rather than the "premature close" its stopping reading leads to.
+  let failure: unknown;
   extract.on('entry', (header, content, next) => {
     const entry: TarEntry = { name: header.name.replace(/^\.\//, ''), type: header.type ?? 'file', size: header.size ?? 0, content };
     onEntry(entry).then(
@@ -28,18 +30,28 @@ export async function readTar(file: string, format: ArchiveFormat, onEntry: (ent
         content.resume();
         next();
       },
-      (error: Error) => extract.destroy(error),
+      (error: unknown) => {
+        failure ??= error;
+        extract.destroy(error as Error);
+      },
     );
   });
   const stages = format === 'tar.gz' ? [createReadStream(file), createGunzip(), extract] : [createReadStream(file), extract];
-  await pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream]);
+  try {
+    await pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream]);
+  } catch (error) {
+    await new Promise((resolve) => setImmediate(resolve));
+    throw failure ?? error;
+  }
 }
 
 /** The lines of a JSONL entry, parsed, a line at a time as the entry streams in. */
 export async function* jsonLines(content: Readable): AsyncGenerator<unknown> {
   let rest = '';
-  content.setEncoding('utf8');
-  for await (const chunk of content as AsyncIterable<string>) {
+  // Through a core stream: a handler that throws stops reading it, and the archive's parser then
+  // fails with the handler's error (readTar) instead of a close of its own.
+  const text = content.pipe(new PassThrough({ encoding: 'utf8' }));
+  for await (const chunk of text as AsyncIterable<string>) {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop()!;
     for (const line of lines) if (line.trim()) yield JSON.parse(line);
