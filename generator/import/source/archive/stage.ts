@@ -97,6 +97,7 @@ export async function stageArchive(file: string, format: ArchiveFormat, ir: Sche
       'id counters: Strapi does not export them, so each type counts on from its highest id in the archive (an id of an entry deleted since may be given again)',
       ...staging.notes(),
     ];
+    staging.finish();
     staging.close();
     return { database, uploads, notes, cleanup };
   } catch (error) {
@@ -132,12 +133,16 @@ class StagingDatabase {
   private readonly components: ReadonlyMap<string, ComponentPlan>;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly columns = new Map<string, Set<string>>();
+  /** Columns the import looks rows up by (Strapi's database has these indexes too), built after loading. */
+  private readonly lookups: [string, string[]][] = [];
   private readonly skipped = { types: new Map<string, number>(), links: new Map<string, number>(), configuration: new Map<string, number>(), roundedBigIntegers: new Map<string, number>() };
 
   constructor(file: string, ir: Schema) {
     this.db = new Database(file);
+    // A throwaway file: no journal, no syncs, one transaction (committed by finish()).
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
+    this.db.exec('BEGIN');
     this.components = planImport(ir, ir, 'sqlite').components;
     for (const type of [...ir.contentTypes, ...ir.components]) {
       const scalars = type.attributes.flatMap((a) => (a.kind === 'scalar' && a.name !== 'id' ? [{ name: a.name, column: a.column, type: a.type }] : []));
@@ -147,23 +152,23 @@ class StagingDatabase {
       const layout: TypeLayout = { table, scalars, attributes: new Map(type.attributes.map((a) => [a.name, a])), ...(holdsComponents ? { componentsTable: `${table}_components` } : {}) };
       this.types.set(type.uid, layout);
       this.createTable(table, [...scalars.map((s) => s.column), ...morphColumns]);
-      if (layout.componentsTable) this.createTable(layout.componentsTable, ['entity_id', 'component_id', 'component_type', 'field', 'order']);
+      if (layout.componentsTable) this.createTable(layout.componentsTable, ['entity_id', 'component_id', 'component_type', 'field', 'order'], ['entity_id']);
       for (const a of type.attributes) {
-        if (a.kind === 'relation' && a.link?.owning) this.createTable(a.link.table, [a.link.ownerColumn, a.link.targetColumn, a.link.orderColumn, a.link.inverseOrderColumn]);
-        if (a.kind === 'morph' && a.table) this.createTable(a.table.table, [a.table.ownerColumn, a.table.idColumn, a.table.typeColumn, 'field', 'order']);
+        if (a.kind === 'relation' && a.link?.owning) this.createTable(a.link.table, [a.link.ownerColumn, a.link.targetColumn, a.link.orderColumn, a.link.inverseOrderColumn], [a.link.ownerColumn]);
+        if (a.kind === 'morph' && a.table) this.createTable(a.table.table, [a.table.ownerColumn, a.table.idColumn, a.table.typeColumn, 'field', 'order'], [a.table.ownerColumn]);
       }
     }
-    for (const c of this.components.values()) for (const r of Object.values(c.relations)) this.createTable(r.table, [r.ownerColumn, r.targetColumn, r.orderColumn]);
-    this.createTable('files_related_morphs', ['file_id', 'related_id', 'related_type', 'field', 'order']);
+    for (const c of this.components.values()) for (const r of Object.values(c.relations)) this.createTable(r.table, [r.ownerColumn, r.targetColumn, r.orderColumn], [r.ownerColumn]);
+    this.createTable('files_related_morphs', ['file_id', 'related_id', 'related_type', 'field', 'order'], ['related_type', 'related_id']);
     this.createTable('strapi_core_store_settings', ['key', 'value', 'type', 'environment', 'tag']);
     this.createTable('strapi_webhooks', ['name', 'url', 'headers', 'events', 'enabled']);
   }
 
-  private createTable(table: string, columns: readonly string[]): void {
+  private createTable(table: string, columns: readonly string[], lookup?: string[]): void {
     if (this.columns.has(table)) return;
-    const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-    this.db.exec(`CREATE TABLE ${q(table)} (id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((c) => `, ${q(c)}`).join('')})`);
+    this.db.exec(`CREATE TABLE ${quote(table)} (id INTEGER PRIMARY KEY AUTOINCREMENT${columns.map((c) => `, ${quote(c)}`).join('')})`);
     this.columns.set(table, new Set(['id', ...columns]));
+    if (lookup) this.lookups.push([table, lookup]);
   }
 
   /** Inserts a row, or with an `id` that is there already, sets these columns of it. */
@@ -173,7 +178,7 @@ class StagingDatabase {
     const key = `${table}\u0000${names.join('\u0000')}`;
     let statement = this.statements.get(key);
     if (!statement) {
-      const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+      const q = quote;
       const updates = names.filter((c) => c !== 'id').map((c) => `${q(c)} = excluded.${q(c)}`);
       const upsert = 'id' in row && updates.length ? ` ON CONFLICT(id) DO UPDATE SET ${updates.join(', ')}` : 'id' in row ? ' ON CONFLICT(id) DO NOTHING' : '';
       statement = this.db.prepare(`INSERT INTO ${q(table)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})${upsert}`);
@@ -256,9 +261,19 @@ class StagingDatabase {
     return lines;
   }
 
+  /** Builds the lookup indexes and commits. */
+  finish(): void {
+    this.lookups.forEach(([table, columns], i) => this.db.exec(`CREATE INDEX lookup_${i} ON ${quote(table)} (${columns.map(quote).join(', ')})`));
+    this.db.exec('COMMIT');
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 function count(map: Map<string, number>, key: string): void {

@@ -12,6 +12,12 @@ declare module 'tar-stream' {
     on(event: string, listener: (...args: any[]) => void): this;
   }
   export function extract(): Extract;
-  const tarStream: { extract: typeof extract };
+  /** bench/import.ts writes archives with it. */
+  export interface Pack extends Readable {
+    entry(headers: Headers, body: string | Buffer): void;
+    finalize(): void;
+  }
+  export function pack(): Pack;
+  const tarStream: { extract: typeof extract; pack: typeof pack };
   export default tarStream;
 }
