@@ -8,8 +8,12 @@
  * answered for a token are sent with a new token of the same type, made with the server's
  * `npm run token`, and the import says that tokens did not come.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportResult } from '../../generator/import/import.js';
 import { tempDir } from '../helpers/paths.js';
@@ -73,15 +77,45 @@ describe.each(cases)('import of the "%s" set from Strapi\'s %s', (set, archive) 
   });
 });
 
-describe('archives contentgen cannot read', () => {
+describe('archives off the beaten path (--dry-run)', () => {
   const project = strapiDataDir('import');
   let dir: string;
   beforeAll(async () => {
-    dir = await tempDir('archive-refused');
+    dir = await tempDir('archive-odd');
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const importFrom = (from: string) => runImport({ project, serverDir: path.join(dir, 'no-server'), from, dryRun: true, replace: false, skipInvalid: false });
+
+  it('leaves out and reports what the models do not have, links to nothing, and file names that climb out', async () => {
+    const escape = `escape-${process.pid}.png`;
+    const stamps = { createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    const file = path.join(dir, 'odd.tgz');
+    const archive = tarStream.pack();
+    const written = pipeline(archive, createGzip(), createWriteStream(file));
+    const jsonl = (lines: unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+    archive.entry({ name: './entities/entities_00001.jsonl' }, jsonl([
+      { type: 'api::tag.tag', id: 1, data: { name: 'kept', ...stamps } },
+      { type: 'api::gone.gone', id: 1, data: { title: 'a type removed since' } },
+    ]));
+    archive.entry({ name: 'links/links_00001.jsonl' }, jsonl([
+      { kind: 'relation.basic', relation: 'manyToOne', left: { type: 'api::gone.gone', ref: 1, field: 'tag' }, right: { type: 'api::tag.tag', ref: 1 } },
+      { kind: 'relation.basic', relation: 'manyToMany', left: { type: 'api::article.article', ref: 9, field: 'tags', pos: 1 }, right: { type: 'api::tag.tag', ref: 1, pos: 1 } },
+    ]));
+    archive.entry({ name: `assets/uploads/../../${escape}` }, 'not a png');
+    archive.finalize();
+    await written;
+
+    const result = await importFrom(file);
+    expect(result.notes).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^archive odd\.tgz \(no metadata\.json\): 2 entities, 2 links, 0 settings and webhooks, 0 upload files$/),
+      'entities of types the models do not have, left out: api::gone.gone (1)',
+      'links of fields the models do not have, left out: api::gone.gone.tag (1)',
+    ]));
+    expect(result.counts.get('tags')).toBe(1);
+    expect(result.problems.map((p) => `${p.kind}: ${p.message}`)).toContain('dangling link: api::article.article.tags: links articles id 9, which does not exist');
+    expect(existsSync(path.join(os.tmpdir(), escape))).toBe(false);
+  });
 
   it('refuses an encrypted archive, saying how to export one it reads', async () => {
     const file = path.join(dir, 'export.tar.gz.enc');
