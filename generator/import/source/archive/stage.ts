@@ -64,7 +64,7 @@ export async function stageArchive(file: string, format: ArchiveFormat, ir: Sche
       if (entry.type !== 'file') return;
       const [top] = entry.name.split('/');
       if (entry.name === 'metadata.json') {
-        for await (const value of jsonDocument(entry.content)) seen.metadata = value as typeof seen.metadata;
+        seen.metadata = (await jsonDocument(entry.content)) as typeof seen.metadata;
       } else if (top === 'entities' && entry.name.endsWith('.jsonl')) {
         for await (const line of jsonLines(entry.content)) {
           staging.entity(line as { type: string; id: number; data: Record<string, unknown> });
@@ -107,11 +107,11 @@ export async function stageArchive(file: string, format: ArchiveFormat, ir: Sche
   }
 }
 
-/** A whole JSON entry (metadata.json). */
-async function* jsonDocument(content: NodeJS.ReadableStream): AsyncGenerator<unknown> {
+/** A whole JSON entry (metadata.json, a few lines). */
+async function jsonDocument(content: NodeJS.ReadableStream): Promise<unknown> {
   let text = '';
   for await (const chunk of content as AsyncIterable<Buffer | string>) text += String(chunk);
-  yield JSON.parse(text);
+  return JSON.parse(text);
 }
 
 interface TypeLayout {

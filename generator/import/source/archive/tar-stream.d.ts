@@ -1,4 +1,4 @@
-/** The part of tar-stream 2 (no types of its own) that tar.ts uses. */
+/** The part of tar-stream 2 (no types of its own) that contentgen uses: extract (tar.ts), pack (bench, tests). */
 declare module 'tar-stream' {
   import type { Readable, Writable } from 'node:stream';
 
