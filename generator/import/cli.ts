@@ -1,5 +1,5 @@
 /**
- * `contentgen import <strapi-project> -o <server-dir> [--from <database URL or SQLite file>]
+ * `contentgen import <strapi-project> -o <server-dir> [--from <database URL, SQLite file or export archive>]
  * [--uploads <dir>] [--dry-run] [--replace] [--skip-invalid] [--time-zone <IANA>]`
  * Exit codes: 0 imported (or, with --dry-run, nothing to stop an import); 1 problems found or
  * the import refused; 2 wrong usage.
@@ -19,8 +19,11 @@ written in one transaction: a failed import leaves it as it was.
 
 Options:
   -o, --out <server-dir>           the built server (default: out)
-  --from <URL or file>             the Strapi database: postgres://…, mysql://…, or an SQLite file
-  --uploads <dir>                  Strapi's uploads folder (default: <strapi-project>/public/uploads)
+  --from <URL or file>             the Strapi database: postgres://…, mysql://…, or an SQLite file;
+                                   or an unencrypted \`strapi export\` archive (.tar, .tar.gz, .tgz),
+                                   which holds no API tokens or admin users
+  --uploads <dir>                  Strapi's uploads folder (default: <strapi-project>/public/uploads,
+                                   or the archive's files)
   --dry-run                        read and check everything, write nothing; print what would move
   --replace                        delete what the server's database holds first (else it must be empty)
   --skip-invalid                   import without the rows that have problems; list them in import-skipped.md

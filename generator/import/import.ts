@@ -20,7 +20,9 @@ import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { readAuthTables } from './source/auth-tables.js';
-import { locateSource, openSource, type SourceLocation } from './source/locate.js';
+import { archiveFormat, type ArchiveFormat } from './source/archive/format.js';
+import { stageArchive } from './source/archive/stage.js';
+import { locateSource, openSource, type DatabaseLocation } from './source/locate.js';
 import type { NormalizedRow, StrapiAuthTables, StrapiSource } from './source/types.js';
 import { encodeValue } from './write/encode.js';
 import { migrateServerDatabase, serverDatabase } from './write/server-target.js';
@@ -73,21 +75,28 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const fail = (error: string): ImportResult => ({ ok: false, counts: new Map(), problems: [], notes: [], error });
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-  const location = locateSource(options.project, options.from, env);
-  if (typeof location === 'string') return fail(location);
+  const located = locateSource(options.project, options.from, env);
+  if (typeof located === 'string') return fail(located);
+  const archive = located.dialect === 'archive' ? archiveFormat(located.file) : undefined;
+  if (typeof archive === 'string' && archive !== 'tar' && archive !== 'tar.gz') return fail(archive);
   const database = options.dryRun && !existsSync(path.join(options.serverDir, 'prisma', 'migrations')) ? undefined : await serverDatabase(options.serverDir, env);
   if (!options.dryRun && !existsSync(path.join(options.serverDir, 'prisma', 'migrations'))) return fail(`${options.serverDir} is not a server contentgen built (no prisma/migrations): run contentgen build ${options.project} -o ${options.serverDir} first`);
   const targetProvider: Provider = database?.provider ?? 'sqlite';
 
   // The IR twice: Strapi's names in its database, and contentgen's in the server's.
-  const sourceSchema = await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: location.dialect === 'postgresql' ? 'postgresql' : 'sqlite' });
+  const sourceSchema = await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: located.dialect === 'postgresql' ? 'postgresql' : 'sqlite' });
   if (!sourceSchema.ok) return fail(`the models of ${options.project} do not build:\n${sourceSchema.errors.map((e) => `  ${formatModelError(e)}`).join('\n')}`);
-  const targetSchema = targetProvider === (location.dialect === 'postgresql' ? 'postgresql' : 'sqlite') ? sourceSchema : await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: targetProvider });
+  const targetSchema = targetProvider === (located.dialect === 'postgresql' ? 'postgresql' : 'sqlite') ? sourceSchema : await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: targetProvider });
   if (!targetSchema.ok) return fail('the models do not build for the server\'s database');
-  const plan = planImport(sourceSchema.ir, targetSchema.ir, location.dialect);
+  const plan = planImport(sourceSchema.ir, targetSchema.ir, located.dialect === 'archive' ? 'sqlite' : located.dialect);
 
+  // An archive is read into a database in Strapi's SQLite layout first; from there on it is one.
+  if (located.dialect === 'archive') log(`reading ${located.file}`);
+  const staged = located.dialect === 'archive' ? await stageArchive(located.file, archive as ArchiveFormat, sourceSchema.ir) : undefined;
+  const location: DatabaseLocation = staged ? { dialect: 'sqlite', file: staged.database } : (located as DatabaseLocation);
+  const uploadsDir = options.uploads ?? staged?.uploads;
   const source = openSource(location, timeZone);
-  log(`reading ${describe(location)}${location.dialect === 'sqlite' ? '' : ` (timestamps read as ${timeZone} wall time; --time-zone to change)`}`);
+  if (!staged) log(`reading ${describe(location)}${location.dialect === 'sqlite' ? '' : ` (timestamps read as ${timeZone} wall time; --time-zone to change)`}`);
   let target: TargetDatabase | undefined;
   try {
     if (!options.dryRun && database) {
@@ -100,7 +109,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       await target.begin();
       if (options.replace) await clearTarget(target, plan);
     }
-    const run = await transfer({ source, target, plan, options, ir: targetSchema.ir, dialect: targetProvider, log });
+    const run = await transfer({ source, target, plan, options: { ...options, ...(uploadsDir ? { uploads: uploadsDir } : {}) }, ir: targetSchema.ir, dialect: targetProvider, log });
+    if (staged) run.notes.unshift(...staged.notes);
     const errors = run.problems.filter((p) => p.level === 'error');
     if (target) {
       if (errors.length > 0 && !options.skipInvalid) {
@@ -134,10 +144,11 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   } finally {
     await target?.close();
     await source.close();
+    await staged?.cleanup();
   }
 }
 
-function describe(location: SourceLocation): string {
+function describe(location: DatabaseLocation): string {
   return location.dialect === 'sqlite' ? `SQLite database ${location.file}` : `${location.dialect} database ${location.url.replace(/:[^:@/]*@/, ':***@')}`;
 }
 

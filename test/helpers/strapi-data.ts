@@ -191,17 +191,26 @@ export interface RestoredStrapiProject extends RestoredStrapiDatabase {
 }
 
 /**
+ * A copy of the set's Strapi project folder (package.json, config/, src/) in a new temporary
+ * folder, without database or uploads: what `contentgen import --from <archive>` reads the
+ * models from (and writes permissions.json and locales.json into). Remove it when done.
+ */
+export async function copyStrapiProject(set: StrapiDataSet): Promise<string> {
+  const dir = await tempDir(`strapi-project-${set}`);
+  for (const entry of ['package.json', 'config', 'src']) cpSync(path.join(strapiDataDir(set), entry), path.join(dir, entry), { recursive: true });
+  return dir;
+}
+
+/**
  * A copy of the set's Strapi project folder with its database restored and `.env` written as a
  * project would have it (DATABASE_CLIENT, DATABASE_NAME/HOST/PORT/USERNAME/PASSWORD or
  * DATABASE_FILENAME, and the secrets), and public/uploads holding the files of that recording.
  */
 export async function restoreStrapiProject(set: StrapiDataSet, dialect: StrapiDialect): Promise<RestoredStrapiProject> {
-  const source = strapiDataDir(set);
-  const dir = await tempDir(`strapi-project-${set}`);
-  for (const entry of ['package.json', 'config', 'src']) cpSync(path.join(source, entry), path.join(dir, entry), { recursive: true });
+  const dir = await copyStrapiProject(set);
   const uploads = path.join(dir, 'public', 'uploads');
   mkdirSync(uploads, { recursive: true });
-  const recorded = path.join(source, 'uploads', dialect);
+  const recorded = path.join(strapiDataDir(set), 'uploads', dialect);
   for (const file of readdirSync(recorded)) cpSync(path.join(recorded, file), path.join(uploads, file));
   let database: RestoredStrapiDatabase;
   try {

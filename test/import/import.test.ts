@@ -5,84 +5,19 @@
  * from the same project on this run's database (CG_TEST_DB), and the server, started outside
  * the repository's code paths, must answer every recorded REST request as Strapi did.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../../generator/import/import.js';
-import { client } from '../helpers/http.js';
-import { bearer, buildModels, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { buildModels, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import {
   loadStrapiAnswers,
   loadStrapiSecrets,
   restoreStrapiProject,
   strapiDataDir,
   strapiDataSets,
-  type RecordedRequest,
   type RestoredStrapiProject,
   type StrapiDialect,
 } from '../helpers/strapi-data.js';
-
-/** Recorded requests the comparison covers: every REST read (public, with an original API token or user JWT). */
-function comparable(r: RecordedRequest): boolean {
-  return r.method === 'GET' && r.path.startsWith('/api/');
-}
-
-/**
- * What contentgen's server answers differently from Strapi for reasons that are not the
- * import's (each a runtime difference, reported as such), applied to both answers before they
- * are compared, so that every other difference fails the test:
- *  - Strapi on SQLite reads bigintegers as JS numbers (9007199254740993 → "9007199254740992");
- *    the import keeps them exact: compared as numbers.
- *  - a morph relation's target: Strapi shows its private attributes, contentgen does not.
- *  - a time: Strapi on PostgreSQL answers the database's text (`10:30:00`), contentgen `10:30:00.000`.
- *  - `/api/upload/files` without a sort: Strapi answers in the database's physical order (an
- *    updated row last on PostgreSQL), contentgen by id: compared by id.
- *  - a custom role's description: contentgen's (`Role "editor" declared in permissions.json.`),
- *    as permissions.json declares roles (the auth import's notes say so); roles listed by id.
- */
-function comparableBody(value: unknown, dialect: StrapiDialect, key = '', depth = 0): unknown {
-  if (typeof value === 'string' && dialect === 'sqlite' && /^-?\d{16,}$/.test(value)) return Number(value);
-  if (typeof value === 'string' && /^\d{2}:\d{2}:\d{2}$/.test(value)) return `${value}.000`;
-  if (Array.isArray(value)) {
-    return value.map((v) => comparableBody(v, dialect, '', depth + 1));
-  }
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    const role = 'type' in value && 'description' in value && 'name' in value;
-    for (const [k, v] of Object.entries(value)) {
-      if ((key === 'subject' || key === 'items') && k === 'secret') continue;
-      if (role && k === 'description' && !['public', 'authenticated'].includes(String((value as { type: unknown }).type))) continue;
-      if (k === 'roles' && Array.isArray(v)) {
-        out[k] = comparableBody([...v].sort((a, b) => a.id - b.id), dialect, k, depth + 1);
-        continue;
-      }
-      out[k] = comparableBody(v, dialect, k, depth + 1);
-    }
-    return out;
-  }
-  return value;
-}
-
-/**
- * The import makes localization groups whole (issue 26): where Strapi linked an entry one way
- * only (de → fr, not fr → de), the server lists every member of the group. Where our list holds
- * every entry Strapi's holds, ours is cut to those, in our order, so the rest is compared as is.
- */
-function wholeGroupsAsStrapiSaw(ours: unknown, strapi: unknown, key = ''): unknown {
-  if (Array.isArray(ours) && Array.isArray(strapi)) {
-    if (key === 'localizations-data') {
-      const wanted = new Set(strapi.map((e) => (e as { id?: unknown })?.id));
-      const kept = ours.filter((e) => wanted.has((e as { id?: unknown })?.id));
-      if (kept.length === wanted.size) return kept.map((e) => wholeGroupsAsStrapiSaw(e, strapi.find((x) => (x as { id?: unknown }).id === (e as { id?: unknown }).id)));
-    }
-    return ours.map((e, i) => wholeGroupsAsStrapiSaw(e, strapi[i]));
-  }
-  if (ours && typeof ours === 'object' && strapi && typeof strapi === 'object' && !Array.isArray(strapi)) {
-    const other = strapi as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(ours).map(([k, v]) => [k, wholeGroupsAsStrapiSaw(v, other[k], key === 'localizations' && k === 'data' ? 'localizations-data' : k)]));
-  }
-  return ours;
-}
+import { answerAsStrapi, comparable, startImportedServer } from './compare.js';
 
 const dialects: readonly StrapiDialect[] = (process.env.CG_IMPORT_SOURCES?.split(',') as StrapiDialect[] | undefined) ?? ['sqlite', 'postgres', 'mariadb'];
 
@@ -108,11 +43,7 @@ describe.each(sets)('import of the "%s" set recorded on Strapi %s', (set, dialec
       env: { ...process.env, DATABASE_URL: built.database.url },
     });
     if (!result.ok) throw new Error(`${result.error}\n${result.problems.map((p) => `${p.table}: ${p.message}`).join('\n')}`);
-    // Strapi answered populates nested deeper than contentgen's default limit (5).
-    const config = path.join(built.dir, 'src', 'config.ts');
-    await writeFile(config, (await readFile(config, 'utf8')).replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },'));
-    const env = { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT };
-    server = await startServer(built.dir, env);
+    server = await startImportedServer(built.dir, secrets);
   }, 300_000);
 
   afterAll(async () => {
@@ -126,15 +57,7 @@ describe.each(sets)('import of the "%s" set recorded on Strapi %s', (set, dialec
     const credentials = secrets.dialects[dialect]!;
     const token = recorded.auth.startsWith('token:') ? credentials.apiTokens.find((t) => `token:${t.type}` === recorded.auth && t.expiresAt === null)!.accessKey : undefined;
     const jwt = recorded.auth === `user:${credentials.userJwt.username}` ? credentials.userJwt.jwt : undefined;
-    const api = client(server.url, token ? bearer(token) : jwt ? bearer(jwt) : {});
-    const ours = await api.get(recorded.path);
-    const byId = (body: unknown) => (Array.isArray(body) && !recorded.path.includes('sort') ? [...body].sort((a, b) => a.id - b.id) : body);
-    if (process.env.CG_IMPORT_DUMP) {
-      const { mkdirSync, writeFileSync } = await import('node:fs');
-      mkdirSync(process.env.CG_IMPORT_DUMP, { recursive: true });
-      writeFileSync(`${process.env.CG_IMPORT_DUMP}/${set}.${dialect}.${recorded.name}.json`, JSON.stringify({ ours: ours.body, strapi: recorded.answer }, null, 1));
-    }
-    const mine = wholeGroupsAsStrapiSaw(comparableBody(byId(ours.body), dialect), comparableBody(byId(recorded.answer), dialect));
-    expect({ status: ours.status, body: mine }).toEqual({ status: recorded.status, body: comparableBody(byId(recorded.answer), dialect) });
+    const { ours, strapi } = await answerAsStrapi(server, recorded, dialect, token ?? jwt, `${set}.${dialect}`);
+    expect(ours).toEqual(strapi);
   });
 });

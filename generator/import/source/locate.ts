@@ -1,18 +1,22 @@
 /**
- * Which Strapi database to read: `--from` (a database URL or an SQLite file), else the one the
- * project's `config/database.js` names, evaluated as Strapi evaluates it (the environment and
- * `.env`, `config/env/<NODE_ENV>/database.js` over it).
+ * Which Strapi database to read: `--from` (a database URL, an SQLite file or a `strapi export`
+ * archive), else the one the project's `config/database.js` names, evaluated as Strapi
+ * evaluates it (the environment and `.env`, `config/env/<NODE_ENV>/database.js` over it).
  */
 import path from 'node:path';
 import { evaluateProjectConfigFile, isPlainObject } from '../../load/project-config.js';
+import { looksLikeArchive } from './archive/format.js';
 import { openMysqlSource } from './mysql.js';
 import { openPostgresSource } from './postgres.js';
 import { openSqliteSource } from './sqlite.js';
 import type { StrapiSource } from './types.js';
 
-export type SourceLocation =
+export type DatabaseLocation =
   | { readonly dialect: 'sqlite'; readonly file: string }
   | { readonly dialect: 'postgresql' | 'mysql'; readonly url: string };
+
+/** A database, or a `strapi export` archive (`.tar`, `.tar.gz`, `.tgz`; told by name or first bytes). */
+export type SourceLocation = DatabaseLocation | { readonly dialect: 'archive'; readonly file: string };
 
 /** Where the database is, or a sentence saying why it cannot be told. */
 export function locateSource(project: string, from: string | undefined, env: NodeJS.ProcessEnv = process.env): SourceLocation | string {
@@ -44,10 +48,11 @@ function fromArgument(from: string): SourceLocation {
   if (lower.startsWith('postgres://') || lower.startsWith('postgresql://')) return { dialect: 'postgresql', url: from };
   if (lower.startsWith('mysql://') || lower.startsWith('mariadb://')) return { dialect: 'mysql', url: from.replace(/^mariadb:/i, 'mysql:') };
   if (lower.startsWith('file:')) return { dialect: 'sqlite', file: path.resolve(from.slice('file:'.length).replace(/\?.*$/, '')) };
+  if (looksLikeArchive(from)) return { dialect: 'archive', file: path.resolve(from) };
   return { dialect: 'sqlite', file: path.resolve(from) };
 }
 
-export function openSource(location: SourceLocation, timeZone: string): StrapiSource {
+export function openSource(location: DatabaseLocation, timeZone: string): StrapiSource {
   if (location.dialect === 'sqlite') return openSqliteSource(location.file, timeZone);
   if (location.dialect === 'postgresql') return openPostgresSource(location.url, timeZone);
   return openMysqlSource(location.url, timeZone);

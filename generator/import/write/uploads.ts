@@ -10,7 +10,7 @@ import type { ProblemLog } from '../check/problems.js';
 import type { NormalizedRow } from '../source/types.js';
 
 /** Names the local provider serves: contentgen's refuses anything else (path tricks). */
-const safeName = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)?$/;
+export const safeUploadName = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)?$/;
 
 export class UploadCopies {
   readonly names: string[] = [];
@@ -30,7 +30,7 @@ export class UploadCopies {
         for (const format of Object.values(formats)) if (format && typeof format === 'object' && !Array.isArray(format)) names.push(fileName(format as NormalizedRow));
       }
       for (const name of names) {
-        if (!name || !safeName.test(name)) {
+        if (!name || !safeUploadName.test(name)) {
           this.problems.add({ level: 'error', table: 'files', kind: 'unsafe file name', rows: [Number(row.id)], message: `hash and ext make the file name ${JSON.stringify(name)}, which the local provider does not serve`, fix: 'rename the file in Strapi (or --skip-invalid leaves the file out; its row is kept)' });
         } else if (!existsSync(path.join(this.uploadsDir, name))) {
           this.problems.add({ level: 'error', table: 'files', kind: 'missing file', rows: [Number(row.id)], message: `${name} is not in ${this.uploadsDir}`, fix: 'point --uploads at the folder holding Strapi\'s public/uploads (or --skip-invalid imports the row without its file)' });

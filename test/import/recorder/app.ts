@@ -22,6 +22,15 @@ export const secrets = {
   TRANSFER_TOKEN_SALT: 'record-transfer-token-salt',
 } as const;
 
+/** Strapi's process runs in this zone: PostgreSQL/MariaDB keep its wall time (README, "Time zone"). */
+export const recordTimeZone = 'Europe/Paris';
+
+/** The actions of each set's custom API token. */
+export const customTokenActions = {
+  import: ['api::tag.tag.find', 'api::tag.tag.findOne', 'api::article.article.find', 'api::tag.tag.create'],
+  'import-i18n': ['api::page.page.find', 'api::page.page.findOne'],
+} as const satisfies Record<string, readonly string[]>;
+
 export const adminUser = { email: 'admin@example.com', password: 'AdminPass123', firstname: 'Ada', lastname: 'Admin' };
 
 /**
@@ -45,7 +54,7 @@ export interface SetModels {
   /** Model folder (fixtures/<set>/models): api/, components/, permissions.json, locales.json. */
   dir: string;
   /** Actions of the custom API token. */
-  customTokenPermissions: string[];
+  customTokenPermissions: readonly string[];
 }
 
 const packageJson = (name: string) => ({
@@ -150,7 +159,7 @@ DATABASE_FILENAME=.tmp/data.db
 };
 
 /** Permissions, locales, tokens, webhooks, folders, admin user: what Strapi keeps as rows. */
-const bootstrapJs = (custom: string[]) => `'use strict';
+const bootstrapJs = (custom: readonly string[]) => `'use strict';
 const fs = require('fs');
 const path = require('path');
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mariadb from 'mariadb';
 import pg from 'pg';
-import { readModels, secrets, strapiVersion, writeStrapiProject, adminUser, type SetModels } from './app.js';
+import { customTokenActions, readModels, recordTimeZone, secrets, strapiVersion, writeStrapiProject, adminUser, type SetModels } from './app.js';
 import { recordEntries, recordI18n, recordImportGraphql, recordImportLists, recordMediaAndUsers } from './answers.js';
 import { StrapiClient, type Auth } from './client.js';
 import { dumpMariadb, dumpPostgres, dumpSqlite } from './dump.js';
@@ -24,14 +24,13 @@ import { fillImport, type RecordedUser } from './fill-import.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const strapiRef = process.env.STRAPI_REF || '/tmp/strapi-ref';
-export const recordTimeZone = 'Europe/Paris';
 
 type Dialect = 'sqlite' | 'postgres' | 'mariadb';
 
 const sets: Record<string, SetModels & { fill: typeof fillImport; extra: (client: StrapiClient, full: Auth, user: Auth) => Promise<void> }> = {
   import: {
     dir: path.join(repo, 'fixtures/import/models'),
-    customTokenPermissions: ['api::tag.tag.find', 'api::tag.tag.findOne', 'api::article.article.find', 'api::tag.tag.create'],
+    customTokenPermissions: customTokenActions.import,
     fill: fillImport,
     async extra(client, full, user) {
       await recordImportLists(client);
@@ -40,7 +39,7 @@ const sets: Record<string, SetModels & { fill: typeof fillImport; extra: (client
   },
   'import-i18n': {
     dir: path.join(repo, 'fixtures/import-i18n/models'),
-    customTokenPermissions: ['api::page.page.find', 'api::page.page.findOne'],
+    customTokenPermissions: customTokenActions['import-i18n'],
     fill: fillI18n,
     extra: (client, full) => recordI18n(client, full),
   },

@@ -1,0 +1,107 @@
+/**
+ * How an imported server's answers are compared with what Strapi 4.26.2 answered for the same
+ * data (fixtures/strapi-data answers): the import tests of a database (import.test.ts) and of a
+ * `strapi export` archive (import-archive.test.ts) share it.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { client } from '../helpers/http.js';
+import { bearer, startServer, type RunningServer } from '../helpers/server.js';
+import type { RecordedRequest, StrapiDialect, StrapiSecrets } from '../helpers/strapi-data.js';
+
+/** Recorded requests the comparison covers: every REST read (public, with an original API token or user JWT). */
+export function comparable(r: RecordedRequest): boolean {
+  return r.method === 'GET' && r.path.startsWith('/api/');
+}
+
+/**
+ * What contentgen's server answers differently from Strapi for reasons that are not the
+ * import's (each a runtime difference, reported as such), applied to both answers before they
+ * are compared, so that every other difference fails the test:
+ *  - Strapi on SQLite reads bigintegers as JS numbers (9007199254740993 → "9007199254740992");
+ *    the import keeps them exact: compared as numbers.
+ *  - a morph relation's target: Strapi shows its private attributes, contentgen does not.
+ *  - a time: Strapi on PostgreSQL answers the database's text (`10:30:00`), contentgen `10:30:00.000`.
+ *  - `/api/upload/files` without a sort: Strapi answers in the database's physical order (an
+ *    updated row last on PostgreSQL), contentgen by id: compared by id.
+ *  - a custom role's description: contentgen's (`Role "editor" declared in permissions.json.`),
+ *    as permissions.json declares roles (the auth import's notes say so); roles listed by id.
+ */
+export function comparableBody(value: unknown, dialect: StrapiDialect, key = '', depth = 0): unknown {
+  if (typeof value === 'string' && dialect === 'sqlite' && /^-?\d{16,}$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^\d{2}:\d{2}:\d{2}$/.test(value)) return `${value}.000`;
+  if (Array.isArray(value)) {
+    return value.map((v) => comparableBody(v, dialect, '', depth + 1));
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    const role = 'type' in value && 'description' in value && 'name' in value;
+    for (const [k, v] of Object.entries(value)) {
+      if ((key === 'subject' || key === 'items') && k === 'secret') continue;
+      if (role && k === 'description' && !['public', 'authenticated'].includes(String((value as { type: unknown }).type))) continue;
+      if (k === 'roles' && Array.isArray(v)) {
+        out[k] = comparableBody([...v].sort((a, b) => a.id - b.id), dialect, k, depth + 1);
+        continue;
+      }
+      out[k] = comparableBody(v, dialect, k, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The import makes localization groups whole (issue 26): where Strapi linked an entry one way
+ * only (de → fr, not fr → de), the server lists every member of the group. Where our list holds
+ * every entry Strapi's holds, ours is cut to those, in our order, so the rest is compared as is.
+ */
+export function wholeGroupsAsStrapiSaw(ours: unknown, strapi: unknown, key = ''): unknown {
+  if (Array.isArray(ours) && Array.isArray(strapi)) {
+    if (key === 'localizations-data') {
+      const wanted = new Set(strapi.map((e) => (e as { id?: unknown })?.id));
+      const kept = ours.filter((e) => wanted.has((e as { id?: unknown })?.id));
+      if (kept.length === wanted.size) return kept.map((e) => wholeGroupsAsStrapiSaw(e, strapi.find((x) => (x as { id?: unknown }).id === (e as { id?: unknown }).id)));
+    }
+    return ours.map((e, i) => wholeGroupsAsStrapiSaw(e, strapi[i]));
+  }
+  if (ours && typeof ours === 'object' && strapi && typeof strapi === 'object' && !Array.isArray(strapi)) {
+    const other = strapi as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(ours).map(([k, v]) => [k, wholeGroupsAsStrapiSaw(v, other[k], key === 'localizations' && k === 'data' ? 'localizations-data' : k)]));
+  }
+  return ours;
+}
+
+/**
+ * Starts the server an import wrote into, with Strapi's secrets (token hashes and user JWTs
+ * need them) and a populate depth as deep as the recorded requests (Strapi answered populates
+ * nested deeper than contentgen's default limit, 5).
+ */
+export async function startImportedServer(serverDir: string, secrets: StrapiSecrets): Promise<RunningServer> {
+  const config = path.join(serverDir, 'src', 'config.ts');
+  await writeFile(config, (await readFile(config, 'utf8')).replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },'));
+  return startServer(serverDir, { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
+}
+
+/**
+ * Sends a recorded request to the server (with `credential`: an API token or a user JWT) and
+ * gives both answers as they are compared: `expect(ours).toEqual(strapi)`. `dialect` is the
+ * database Strapi answered from. CG_IMPORT_DUMP=<dir> writes both answers there.
+ */
+export async function answerAsStrapi(
+  server: RunningServer,
+  recorded: RecordedRequest,
+  dialect: StrapiDialect,
+  credential: string | undefined,
+  dumpName: string,
+): Promise<{ ours: { status: number; body: unknown }; strapi: { status: number; body: unknown } }> {
+  const api = client(server.url, credential ? bearer(credential) : {});
+  const answer = await api.get(recorded.path);
+  const byId = (body: unknown) => (Array.isArray(body) && !recorded.path.includes('sort') ? [...body].sort((a, b) => a.id - b.id) : body);
+  if (process.env.CG_IMPORT_DUMP) {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(process.env.CG_IMPORT_DUMP, { recursive: true });
+    writeFileSync(`${process.env.CG_IMPORT_DUMP}/${dumpName}.${recorded.name}.json`, JSON.stringify({ ours: answer.body, strapi: recorded.answer }, null, 1));
+  }
+  const strapi = comparableBody(byId(recorded.answer), dialect);
+  return { ours: { status: answer.status, body: wholeGroupsAsStrapiSaw(comparableBody(byId(answer.body), dialect), strapi) }, strapi: { status: recorded.status, body: strapi } };
+}
