@@ -79,11 +79,23 @@ describe('client/ of the blog models', () => {
     expect(await compileAgainstClient('exact-optional.ts', usage, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })).toEqual([]);
   }, 60_000);
 
-  it('names an unknown filter key in the error (in a populate’s filters)', async () => {
-    const text = `import { createClient } from '../../out/client/dist/index.js';\nawait createClient({ url: '' }).articles.find({ populate: { author: { filters: { nmae: 'x' } } } });\nexport {};\n`;
-    const errors = await compileAgainstClient('unknown-key.ts', text);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain(`'nmae' is not an attribute or operator here`);
+  it('names an unknown filter key in the error and the keys that exist (issue 27 item 8)', async () => {
+    const calls = [
+      `api.articles.find({ populate: { author: { filters: { nmae: 'x' } } } });`,
+      `api.articles.find({ filters: { author: { nmae: 'x' } } });`,
+      `api.articles.find({ filters: { author: { nmae: { $eq: 'x' } } } });`,
+      `api.articles.find({ filters: { title: 'x', author: { $or: [{ nmae: 'x' }] } } });`,
+      `api.tags.find({ filters: { articles: { author: { nmae: 'x' } } } });`,
+      `api.articles.find({ filters: { seo: { nmae: 'x' } } });`,
+    ];
+    const lines = calls.map((call) => `void ${call}`).join('\n');
+    const errors = await compileAgainstClient('unknown-key.ts', `import { createClient } from '../../out/client/dist/index.js';\nconst api = createClient({ url: '' });\n${lines}\nexport {};\n`);
+    // One error a call (line 3 on), each naming the key and listing the keys of the type it is checked against.
+    expect(errors.map((error) => error.split(' ')[0])).toEqual(calls.map((_, i) => `unknown-key.ts:${i + 3}`));
+    const expected = (error: string) => /unknown key 'nmae'; expected one of: ([^"]+)"/.exec(error)?.[1]?.split(' | ').sort();
+    const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
+    expect(errors.slice(0, 5).map(expected)).toEqual(calls.slice(0, 5).map(() => author));
+    expect(expected(errors[5]!)).toEqual(['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle']);
   }, 60_000);
 
   /** What an editor (TypeScript's language service) offers at `|` in `call`, against the emitted client. */
@@ -120,6 +132,21 @@ describe('client/ of the blog models', () => {
     expect(completionsAt('api.articles.find({ populate: { | } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
     expect(completionsAt('api.articles.find({ populate: { author: { | } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
     expect(completionsAt('api.articles.find({ sort: { | } });')).toEqual(expect.arrayContaining(['title', 'views', 'author']));
+  }, 60_000);
+
+  it('completes only what a user can write: no error type among the entries, while typing a name too', () => {
+    const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
+    const seo = ['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle'];
+    expect(completionsAt('api.authors.find({ filters: { n| } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { n| } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { | } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { seo: { m| } } });')).toEqual(seo);
+    expect(completionsAt('api.articles.find({ filters: { title: \'x\', author: { articles: { author: { n| } } } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { $or: [{ n| }] } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ f| });')).toEqual(['fields', 'filters', 'pagination', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.find({ populate: { a| } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
+    expect(completionsAt('api.articles.find({ populate: { author: { f| } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.findOne(1, { f| });')).toEqual(['fields', 'populate', 'publicationState']);
   }, 60_000);
 
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {
