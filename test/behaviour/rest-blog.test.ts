@@ -182,4 +182,14 @@ describe('single types', () => {
     expect((await api.del('/api/global')).status).toBe(200);
     expect((await api.get('/api/global')).status).toBe(404);
   });
+
+  it('a PUT that creates the single type needs its required attributes (a create); one that updates it does not', async () => {
+    const missing = await api.put('/api/global', { data: { siteDescription: 'No name yet' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ name: 'ValidationError', message: 'siteName must be defined.' });
+    expect((await api.get('/api/global')).status).toBe(404);
+    expect((await api.put('/api/global', { data: { siteName: 'Named' } })).status).toBe(200);
+    expect((await api.put('/api/global', { data: { siteDescription: 'Then described' } })).status).toBe(200);
+    expect((await api.del('/api/global')).status).toBe(200);
+  });
 });

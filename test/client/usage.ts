@@ -175,6 +175,10 @@ export async function uploadTargets(file: Blob) {
   await api.upload.upload(file, { ref: 'api::nope.nope', refId: 1, field: 'cover' });
   // @ts-expect-error: `field` is one of that type's media fields
   await api.upload.upload(file, { ref: 'api::article.article', refId: 1, field: 'title' });
+  // @ts-expect-error: a folder's files are a relation, not a media field (the server refuses it, 400)
+  await api.upload.upload(file, { ref: 'plugin::upload.folder', refId: 1, field: 'files' });
+  // @ts-expect-error: shared.seo has no media field
+  await api.upload.upload(file, { ref: 'shared.seo', refId: 1, field: 'metaTitle' });
 }
 
 export async function writes() {
@@ -190,6 +194,11 @@ export async function writes() {
   const global = await api.global.find({ populate: { defaultSeo: true } });
   expectType<Equal<typeof global.data.attributes.defaultSeo, { id: number; metaTitle: string | null; metaDescription: string | null } | null>>();
   await api.global.update({ siteName: 'Typed' });
+  // An update writes the attributes given; the PUT that creates the single type is a create (its required attributes, or 400).
+  await api.global.update({ siteDescription: 'Typed' });
+  await api.global.create({ siteName: 'Typed', siteDescription: 'Typed' });
+  // @ts-expect-error: creating the single type needs siteName (the server: 400 "siteName must be defined.")
+  await api.global.create({ siteDescription: 'Typed' });
   // @ts-expect-error: single types have no findOne
   void api.global.findOne;
 }

@@ -41,6 +41,23 @@ function typecheckClient(clientDir: string): string[] {
   return diagnostics(ts.createProgram(parsed.fileNames, parsed.options));
 }
 
+/** Compiles a file of test/client (or text) against a client emitted by emitClient; its diagnostics. */
+async function compileAgainst(clientDir: string, name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
+  const file = path.join(path.dirname(clientDir), name);
+  await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    ...options,
+  });
+  return diagnostics(program);
+}
+
 describe('client/ of the blog models', () => {
   let clientDir: string;
   beforeAll(async () => {
@@ -51,22 +68,7 @@ describe('client/ of the blog models', () => {
     expect(typecheckClient(clientDir)).toEqual([]);
   }, 60_000);
 
-  /** Compiles a file of test/client (or text) against the emitted client; its diagnostics. */
-  async function compileAgainstClient(name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
-    const file = path.join(path.dirname(clientDir), name);
-    await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: [],
-      ...options,
-    });
-    return diagnostics(program);
-  }
+  const compileAgainstClient = (name: string, text: string, options: ts.CompilerOptions = {}) => compileAgainst(clientDir, name, text, options);
 
   it('compiles the type-level tests: answers follow fields and populate, invalid queries fail', async () => {
     const usage = await readFile(path.join(repoRoot, 'test/client/usage.ts'), 'utf8');
@@ -229,6 +231,14 @@ describe('client member names', () => {
       `api::set-token.set-token: its route "set-token" would be the client's "setToken", which the client keeps for itself`,
     );
   });
+});
+
+describe('client/ of the import models (components with relations and media)', () => {
+  it('compiles the type-level tests: filters typed through relations and components at any depth, uploads into components', async () => {
+    const clientDir = await emitClient('import');
+    const errors = await compileAgainst(clientDir, 'import-models.ts', await readFile(path.join(repoRoot, 'test/client/import-models.ts'), 'utf8'));
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
 
 describe('client/ of the edge models', () => {

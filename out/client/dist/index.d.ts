@@ -84,6 +84,7 @@ export type Models = {
             cover: {
                 target: 'plugin::upload.file';
                 many: false;
+                media: true;
             };
         };
         components: {
@@ -356,7 +357,7 @@ export interface Client extends ClientCore {
     /** Category (api::category.category): /api/categories. */
     readonly categories: CollectionApi<Models, Inputs, 'api::category.category', 'name'>;
     /** Global (api::global.global): GET, PUT, DELETE /api/global. */
-    readonly global: SingleApi<Models, Inputs, 'api::global.global'>;
+    readonly global: SingleApi<Models, Inputs, 'api::global.global', 'siteName'>;
     /** Tag (api::tag.tag): /api/tags. */
     readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag', 'name'>;
     /** users-permissions: login, register, me, the password flows. */

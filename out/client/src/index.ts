@@ -88,7 +88,7 @@ export type Models = {
       author: { target: 'api::author.author'; many: false };
       category: { target: 'api::category.category'; many: false };
       tags: { target: 'api::tag.tag'; many: true };
-      cover: { target: 'plugin::upload.file'; many: false };
+      cover: { target: 'plugin::upload.file'; many: false; media: true };
     };
     components: {
       seo: { component: 'shared.seo'; many: false };
@@ -326,7 +326,7 @@ export interface Client extends ClientCore {
   /** Category (api::category.category): /api/categories. */
   readonly categories: CollectionApi<Models, Inputs, 'api::category.category', 'name'>;
   /** Global (api::global.global): GET, PUT, DELETE /api/global. */
-  readonly global: SingleApi<Models, Inputs, 'api::global.global'>;
+  readonly global: SingleApi<Models, Inputs, 'api::global.global', 'siteName'>;
   /** Tag (api::tag.tag): /api/tags. */
   readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag', 'name'>;
   /** users-permissions: login, register, me, the password flows. */

@@ -20,11 +20,12 @@ export interface ModelShape {
     readonly scalars: {
         readonly [name: string]: ScalarGroup;
     };
-    /** Relations and media fields (media point at `plugin::upload.file`). */
+    /** Relations and media fields (media point at `plugin::upload.file`, marked `media`: an upload's `field`). */
     readonly relations: {
         readonly [name: string]: {
             readonly target: string;
             readonly many: boolean;
+            readonly media?: true;
         };
     };
     readonly components: {

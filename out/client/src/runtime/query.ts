@@ -20,8 +20,8 @@ export interface ModelShape {
   readonly attributes: object;
   /** Each scalar the API returns → its filter group. */
   readonly scalars: { readonly [name: string]: ScalarGroup };
-  /** Relations and media fields (media point at `plugin::upload.file`). */
-  readonly relations: { readonly [name: string]: { readonly target: string; readonly many: boolean } };
+  /** Relations and media fields (media point at `plugin::upload.file`, marked `media`: an upload's `field`). */
+  readonly relations: { readonly [name: string]: { readonly target: string; readonly many: boolean; readonly media?: true } };
   readonly components: { readonly [name: string]: { readonly component: string; readonly many: boolean } };
   /** Each dynamic zone → the union of its component uids. */
   readonly zones: { readonly [name: string]: string };
