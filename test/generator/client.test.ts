@@ -234,10 +234,31 @@ describe('client member names', () => {
 });
 
 describe('client/ of the import models (components with relations and media)', () => {
+  let clientDir: string;
+  beforeAll(async () => {
+    clientDir = await emitClient('import');
+  }, 60_000);
+
   it('compiles the type-level tests: filters typed through relations and components at any depth, uploads into components', async () => {
-    const clientDir = await emitClient('import');
     const errors = await compileAgainst(clientDir, 'import-models.ts', await readFile(path.join(repoRoot, 'test/client/import-models.ts'), 'utf8'));
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('names an unknown key through a component’s relation and media, not `never`', async () => {
+    const calls = [
+      `api.homepage.find({ populate: { hero: { filters: { ctas: { target: { title: 'x', nmae: 'x' } } } } } });`,
+      `api.articles.find({ filters: { seo: { shareImage: { nmae: 'x' } } } });`,
+      `api.homepage.find({ populate: { hero: { filters: { author: { $not: { profile: { nmae: 'x' } } } } } } });`,
+      // A filter object naming nothing that exists does not fit the query type at all: TypeScript's own message, naming the key and the type.
+      `api.homepage.find({ populate: { hero: { filters: { ctas: { target: { nmae: 'x' } } } } } });`,
+    ];
+    const text = `import { createClient } from '../../out/client/dist/index.js';\nconst api = createClient({ url: '' });\n${calls.map((call) => `void ${call}`).join('\n')}\nexport {};\n`;
+    const errors = await compileAgainst(clientDir, 'unknown-key.ts', text);
+    expect(errors).toHaveLength(4);
+    expect(errors[0]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bkind\b/);
+    expect(errors[1]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bmime\b/);
+    expect(errors[2]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bauthor\b/);
+    expect(errors[3]).toContain(`'nmae' does not exist in type 'Filters<Models, "api::article.article">'`);
   }, 60_000);
 });
 
