@@ -162,6 +162,13 @@ describe('draft & publish', () => {
   it('drafts skip required and minLength', async () => {
     const res = await api.post('/api/articles', { data: { title: 'ab', publishedAt: null } });
     expect(res.status).toBe(200);
+    expect((await api.post('/api/articles', { data: { slug: 'untitled-draft', publishedAt: null } })).status).toBe(200);
+  });
+
+  it('a create without publishedAt: null publishes: its required attributes must be given (Strapi sets publishedAt, then validates)', async () => {
+    const res = await api.post('/api/articles', { data: { slug: 'untitled' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toEqual([{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }]);
   });
 
   it('types without draft & publish have no publishedAt', async () => {

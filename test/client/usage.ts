@@ -140,8 +140,14 @@ export async function claimsThatHold() {
   await api.authors.create({ name: 'Ada' });
   // Updates stay partial.
   await api.authors.update(1, { email: 'ada@example.com' });
-  // Draft-and-publish types create drafts: required attributes are checked at publication.
-  await api.articles.create({ slug: 'draft' });
+  // A draft-and-publish type's create publishes unless `publishedAt: null`: its required attributes are
+  // checked then (the server: 400 "title must be defined."); a draft's at its publication.
+  await api.articles.create({ title: 'Published', slug: 'published' });
+  await api.articles.create({ slug: 'draft', publishedAt: null });
+  // @ts-expect-error: a published create needs its title
+  await api.articles.create({ slug: 'no-title' });
+  // @ts-expect-error: so does one that sets publishedAt
+  await api.articles.create({ slug: 'no-title', publishedAt: '2026-01-01' });
   // @ts-expect-error: `locale` on a type that is not localized
   await api.articles.find({ locale: 'fr' });
   // Dates filter as strings or Date values (serialised as ISO).

@@ -180,8 +180,9 @@ function contentApis(ir: Schema) {
       path: single ? `GET, PUT, DELETE /api/${ct.names.route}` : `/api/${ct.names.route}`,
       // Localized types also create localizations (i18n).
       apiType: `${ct.localized ? 'Localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`,
-      // A create without draft-and-publish is validated as published: its required attributes must be
-      // given. So is the PUT that creates a single type (its client's `create`).
+      // A create is validated as published (unless a draft-and-publish type's data says
+      // `publishedAt: null`): its required attributes must be given. So is the PUT that creates a
+      // single type (its client's `create`).
       required: `, ${requiredOnCreate(ct)}`,
       factory: `${ct.localized ? 'localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`.replace(/^./, (c) => c.toLowerCase()),
     };
@@ -195,9 +196,8 @@ function contentApis(ir: Schema) {
   return apis;
 }
 
-/** The attributes a create must give (a union of names, or `never`): required, with no default, on a type without draft-and-publish. */
+/** The attributes a published create must give (a union of names, or `never`): required, with no default. */
 function requiredOnCreate(ct: ContentType): string {
-  if (ct.draftAndPublish) return 'never';
   const names = ct.attributes
     .filter((a) => a.required && (a.kind === 'scalar' ? a.writable && !a.builtIn && a.default === undefined : a.kind === 'component' || a.kind === 'dynamiczone'))
     .map((a) => tsLiteral(a.name));

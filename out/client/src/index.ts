@@ -320,7 +320,7 @@ export type OneQuery<U extends keyof Models> = EntryQuery<Models, U>;
 
 export interface Client extends ClientCore {
   /** Article (api::article.article): /api/articles. */
-  readonly articles: CollectionApi<Models, Inputs, 'api::article.article', never>;
+  readonly articles: CollectionApi<Models, Inputs, 'api::article.article', 'title'>;
   /** Author (api::author.author): /api/authors. */
   readonly authors: CollectionApi<Models, Inputs, 'api::author.author', 'name'>;
   /** Category (api::category.category): /api/categories. */

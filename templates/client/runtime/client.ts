@@ -112,13 +112,20 @@ export function createClientCore(options: ClientOptions): ClientCore {
 /** The `data` a create or update of the type accepts (`<Type>Input`). */
 export type InputOf<I, U> = U extends keyof I ? I[U] : never;
 
-/** The `data` a create accepts: the input, with attributes `N` (required ones the server checks on create) required. */
-export type CreateInputOf<I, U, N extends string> = InputOf<I, U> & { [K in N & keyof InputOf<I, U>]-?: Exclude<InputOf<I, U>[K], undefined | null> };
+/**
+ * The `data` a create accepts: the input with attributes `N` (the required ones) given, as the
+ * server validates a create as published (Strapi sets `publishedAt` unless the data gives one);
+ * or, on a draft-and-publish type, a draft (`publishedAt: null`), whose required attributes the
+ * server checks at its publication.
+ */
+export type CreateInputOf<I, U, N extends string> =
+  | ('publishedAt' extends keyof InputOf<I, U> ? InputOf<I, U> & { publishedAt: null } : never)
+  | (InputOf<I, U> & { [K in N & keyof InputOf<I, U>]-?: Exclude<InputOf<I, U>[K], undefined | null> });
 
 /**
  * A collection type's routes (`/api/<plural>`, `/api/<plural>/:id`). The answer's type
  * follows the query's `fields` and `populate`. `N`: the attributes a create must give (the
- * required ones of a type without draft-and-publish, which the server validates as published).
+ * required ones: the server validates a create as published unless it is a draft).
  */
 export interface CollectionApi<R extends Registry, I, U extends string, N extends string = never> {
   find<const Q extends FindQuery<R, U>>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Given<Q, FindQuery<R, U>>>>;
@@ -135,7 +142,7 @@ export interface CollectionApi<R extends Registry, I, U extends string, N extend
 
 /**
  * A single type's routes (`/api/<singular>`). `N`: the attributes the PUT that creates it must
- * give (as a collection type's create: the required ones of a type without draft-and-publish).
+ * give (as a collection type's create: the required ones, unless it is a draft).
  */
 export interface SingleApi<R extends Registry, I, U extends string, N extends string = never> {
   find<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
