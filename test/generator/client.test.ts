@@ -1,8 +1,10 @@
 /**
  * The typed client (client/, issue 15) as emitted from the blog and edge models: its own
  * sources type-check under its own tsconfig (strict, isolatedDeclarations), and the
- * type-level tests of test/client/usage.ts compile against it — expected answer types hold
- * and every `@ts-expect-error` marks a real error. Behaviour over HTTP: test/behaviour/client.test.ts.
+ * type-level tests of test/client/usage.ts compile against it (test/client/import-models.ts
+ * against the import models' client: components with relations and media) — expected answer
+ * types hold and every `@ts-expect-error` marks a real error; error messages and editor
+ * completions (TypeScript's language service) say what a user can write. Behaviour over HTTP: test/behaviour/client.test.ts.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
