@@ -123,10 +123,12 @@ describe('with an API token', () => {
     expect((gone as ClientModule.StrapiError).error).toEqual({ status: 404, name: 'NotFoundError', message: 'Not Found', details: {} });
   });
 
-  it('updates and reads the single type', async () => {
+  it('creates, updates and reads the single type', async () => {
     const api = admin();
-    const written = await api.global.update({ siteName: 'Typed blog', defaultSeo: { metaTitle: 'Home' } }, { populate: ['defaultSeo'] });
-    expect(written.data.attributes).toMatchObject({ siteName: 'Typed blog', defaultSeo: { metaTitle: 'Home', metaDescription: null } });
+    const created = await api.global.create({ siteName: 'Typed blog', defaultSeo: { metaTitle: 'Home' } }, { populate: ['defaultSeo'] });
+    expect(created.data.attributes).toMatchObject({ siteName: 'Typed blog', defaultSeo: { metaTitle: 'Home', metaDescription: null } });
+    const written = await api.global.update({ siteDescription: 'About types' }, { fields: ['siteName', 'siteDescription'] });
+    expect(written.data).toEqual({ id: created.data.id, attributes: { siteName: 'Typed blog', siteDescription: 'About types' } });
     const read = await anonymous().global.find({ fields: ['siteName'] });
     expect(read.data.attributes).toEqual({ siteName: 'Typed blog' });
   });

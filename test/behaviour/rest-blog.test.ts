@@ -162,6 +162,13 @@ describe('draft & publish', () => {
   it('drafts skip required and minLength', async () => {
     const res = await api.post('/api/articles', { data: { title: 'ab', publishedAt: null } });
     expect(res.status).toBe(200);
+    expect((await api.post('/api/articles', { data: { slug: 'untitled-draft', publishedAt: null } })).status).toBe(200);
+  });
+
+  it('a create without publishedAt: null publishes: its required attributes must be given (Strapi sets publishedAt, then validates)', async () => {
+    const res = await api.post('/api/articles', { data: { slug: 'untitled' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toEqual([{ path: ['title'], message: 'title must be defined.', name: 'ValidationError' }]);
   });
 
   it('types without draft & publish have no publishedAt', async () => {
@@ -181,5 +188,15 @@ describe('single types', () => {
     expect((await api.get('/api/global')).body.data.attributes.siteName).toBe('My blog');
     expect((await api.del('/api/global')).status).toBe(200);
     expect((await api.get('/api/global')).status).toBe(404);
+  });
+
+  it('a PUT that creates the single type needs its required attributes (a create); one that updates it does not', async () => {
+    const missing = await api.put('/api/global', { data: { siteDescription: 'No name yet' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ name: 'ValidationError', message: 'siteName must be defined.' });
+    expect((await api.get('/api/global')).status).toBe(404);
+    expect((await api.put('/api/global', { data: { siteName: 'Named' } })).status).toBe(200);
+    expect((await api.put('/api/global', { data: { siteDescription: 'Then described' } })).status).toBe(200);
+    expect((await api.del('/api/global')).status).toBe(200);
   });
 });

@@ -140,8 +140,14 @@ export async function claimsThatHold() {
   await api.authors.create({ name: 'Ada' });
   // Updates stay partial.
   await api.authors.update(1, { email: 'ada@example.com' });
-  // Draft-and-publish types create drafts: required attributes are checked at publication.
-  await api.articles.create({ slug: 'draft' });
+  // A draft-and-publish type's create publishes unless `publishedAt: null`: its required attributes are
+  // checked then (the server: 400 "title must be defined."); a draft's at its publication.
+  await api.articles.create({ title: 'Published', slug: 'published' });
+  await api.articles.create({ slug: 'draft', publishedAt: null });
+  // @ts-expect-error: a published create needs its title
+  await api.articles.create({ slug: 'no-title' });
+  // @ts-expect-error: so does one that sets publishedAt
+  await api.articles.create({ slug: 'no-title', publishedAt: '2026-01-01' });
   // @ts-expect-error: `locale` on a type that is not localized
   await api.articles.find({ locale: 'fr' });
   // Dates filter as strings or Date values (serialised as ISO).
@@ -175,6 +181,10 @@ export async function uploadTargets(file: Blob) {
   await api.upload.upload(file, { ref: 'api::nope.nope', refId: 1, field: 'cover' });
   // @ts-expect-error: `field` is one of that type's media fields
   await api.upload.upload(file, { ref: 'api::article.article', refId: 1, field: 'title' });
+  // @ts-expect-error: a folder's files are a relation, not a media field (the server refuses it, 400)
+  await api.upload.upload(file, { ref: 'plugin::upload.folder', refId: 1, field: 'files' });
+  // @ts-expect-error: shared.seo has no media field
+  await api.upload.upload(file, { ref: 'shared.seo', refId: 1, field: 'metaTitle' });
 }
 
 export async function writes() {
@@ -190,6 +200,11 @@ export async function writes() {
   const global = await api.global.find({ populate: { defaultSeo: true } });
   expectType<Equal<typeof global.data.attributes.defaultSeo, { id: number; metaTitle: string | null; metaDescription: string | null } | null>>();
   await api.global.update({ siteName: 'Typed' });
+  // An update writes the attributes given; the PUT that creates the single type is a create (its required attributes, or 400).
+  await api.global.update({ siteDescription: 'Typed' });
+  await api.global.create({ siteName: 'Typed', siteDescription: 'Typed' });
+  // @ts-expect-error: creating the single type needs siteName (the server: 400 "siteName must be defined.")
+  await api.global.create({ siteDescription: 'Typed' });
   // @ts-expect-error: single types have no findOne
   void api.global.findOne;
 }

@@ -1,8 +1,10 @@
 /**
  * The typed client (client/, issue 15) as emitted from the blog and edge models: its own
  * sources type-check under its own tsconfig (strict, isolatedDeclarations), and the
- * type-level tests of test/client/usage.ts compile against it — expected answer types hold
- * and every `@ts-expect-error` marks a real error. Behaviour over HTTP: test/behaviour/client.test.ts.
+ * type-level tests of test/client/usage.ts compile against it (test/client/import-models.ts
+ * against the import models' client: components with relations and media) — expected answer
+ * types hold and every `@ts-expect-error` marks a real error; error messages and editor
+ * completions (TypeScript's language service) say what a user can write. Behaviour over HTTP: test/behaviour/client.test.ts.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -41,6 +43,23 @@ function typecheckClient(clientDir: string): string[] {
   return diagnostics(ts.createProgram(parsed.fileNames, parsed.options));
 }
 
+/** Compiles a file of test/client (or text) against a client emitted by emitClient; its diagnostics. */
+async function compileAgainst(clientDir: string, name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
+  const file = path.join(path.dirname(clientDir), name);
+  await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    ...options,
+  });
+  return diagnostics(program);
+}
+
 describe('client/ of the blog models', () => {
   let clientDir: string;
   beforeAll(async () => {
@@ -51,22 +70,7 @@ describe('client/ of the blog models', () => {
     expect(typecheckClient(clientDir)).toEqual([]);
   }, 60_000);
 
-  /** Compiles a file of test/client (or text) against the emitted client; its diagnostics. */
-  async function compileAgainstClient(name: string, text: string, options: ts.CompilerOptions = {}): Promise<string[]> {
-    const file = path.join(path.dirname(clientDir), name);
-    await writeFile(file, text.replace("'../../out/client/dist/index.js'", JSON.stringify(path.join(clientDir, 'dist/index.js'))));
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: [],
-      ...options,
-    });
-    return diagnostics(program);
-  }
+  const compileAgainstClient = (name: string, text: string, options: ts.CompilerOptions = {}) => compileAgainst(clientDir, name, text, options);
 
   it('compiles the type-level tests: answers follow fields and populate, invalid queries fail', async () => {
     const usage = await readFile(path.join(repoRoot, 'test/client/usage.ts'), 'utf8');
@@ -79,11 +83,23 @@ describe('client/ of the blog models', () => {
     expect(await compileAgainstClient('exact-optional.ts', usage, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true })).toEqual([]);
   }, 60_000);
 
-  it('names an unknown filter key in the error (in a populate’s filters)', async () => {
-    const text = `import { createClient } from '../../out/client/dist/index.js';\nawait createClient({ url: '' }).articles.find({ populate: { author: { filters: { nmae: 'x' } } } });\nexport {};\n`;
-    const errors = await compileAgainstClient('unknown-key.ts', text);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain(`'nmae' is not an attribute or operator here`);
+  it('names an unknown filter key in the error and the keys that exist (issue 27 item 8)', async () => {
+    const calls = [
+      `api.articles.find({ populate: { author: { filters: { nmae: 'x' } } } });`,
+      `api.articles.find({ filters: { author: { nmae: 'x' } } });`,
+      `api.articles.find({ filters: { author: { nmae: { $eq: 'x' } } } });`,
+      `api.articles.find({ filters: { title: 'x', author: { $or: [{ nmae: 'x' }] } } });`,
+      `api.tags.find({ filters: { articles: { author: { nmae: 'x' } } } });`,
+      `api.articles.find({ filters: { seo: { nmae: 'x' } } });`,
+    ];
+    const lines = calls.map((call) => `void ${call}`).join('\n');
+    const errors = await compileAgainstClient('unknown-key.ts', `import { createClient } from '../../out/client/dist/index.js';\nconst api = createClient({ url: '' });\n${lines}\nexport {};\n`);
+    // One error a call (line 3 on), each naming the key and listing the keys of the type it is checked against.
+    expect(errors.map((error) => error.split(' ')[0])).toEqual(calls.map((_, i) => `unknown-key.ts:${i + 3}`));
+    const expected = (error: string) => /unknown key 'nmae'; expected one of: ([^"]+)"/.exec(error)?.[1]?.split(' | ').sort();
+    const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
+    expect(errors.slice(0, 5).map(expected)).toEqual(calls.slice(0, 5).map(() => author));
+    expect(expected(errors[5]!)).toEqual(['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle']);
   }, 60_000);
 
   /** What an editor (TypeScript's language service) offers at `|` in `call`, against the emitted client. */
@@ -120,6 +136,21 @@ describe('client/ of the blog models', () => {
     expect(completionsAt('api.articles.find({ populate: { | } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
     expect(completionsAt('api.articles.find({ populate: { author: { | } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
     expect(completionsAt('api.articles.find({ sort: { | } });')).toEqual(expect.arrayContaining(['title', 'views', 'author']));
+  }, 60_000);
+
+  it('completes only what a user can write: no error type among the entries, while typing a name too', () => {
+    const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
+    const seo = ['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle'];
+    expect(completionsAt('api.authors.find({ filters: { n| } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { n| } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { | } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { seo: { m| } } });')).toEqual(seo);
+    expect(completionsAt('api.articles.find({ filters: { title: \'x\', author: { articles: { author: { n| } } } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ filters: { author: { $or: [{ n| }] } } });')).toEqual(author);
+    expect(completionsAt('api.articles.find({ f| });')).toEqual(['fields', 'filters', 'pagination', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.find({ populate: { a| } });')).toEqual(['author', 'blocks', 'category', 'cover', 'links', 'seo', 'tags']);
+    expect(completionsAt('api.articles.find({ populate: { author: { f| } } });')).toEqual(['fields', 'filters', 'populate', 'publicationState', 'sort']);
+    expect(completionsAt('api.articles.findOne(1, { f| });')).toEqual(['fields', 'populate', 'publicationState']);
   }, 60_000);
 
   it('serialises queries exactly as qs.stringify(query, { encodeValuesOnly: true })', async () => {
@@ -202,6 +233,35 @@ describe('client member names', () => {
       `api::set-token.set-token: its route "set-token" would be the client's "setToken", which the client keeps for itself`,
     );
   });
+});
+
+describe('client/ of the import models (components with relations and media)', () => {
+  let clientDir: string;
+  beforeAll(async () => {
+    clientDir = await emitClient('import');
+  }, 60_000);
+
+  it('compiles the type-level tests: filters typed through relations and components at any depth, uploads into components', async () => {
+    const errors = await compileAgainst(clientDir, 'import-models.ts', await readFile(path.join(repoRoot, 'test/client/import-models.ts'), 'utf8'));
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('names an unknown key through a component’s relation and media, not `never`', async () => {
+    const calls = [
+      `api.homepage.find({ populate: { hero: { filters: { ctas: { target: { title: 'x', nmae: 'x' } } } } } });`,
+      `api.articles.find({ filters: { seo: { shareImage: { nmae: 'x' } } } });`,
+      `api.homepage.find({ populate: { hero: { filters: { author: { $not: { profile: { nmae: 'x' } } } } } } });`,
+      // A filter object naming nothing that exists does not fit the query type at all: TypeScript's own message, naming the key and the type.
+      `api.homepage.find({ populate: { hero: { filters: { ctas: { target: { nmae: 'x' } } } } } });`,
+    ];
+    const text = `import { createClient } from '../../out/client/dist/index.js';\nconst api = createClient({ url: '' });\n${calls.map((call) => `void ${call}`).join('\n')}\nexport {};\n`;
+    const errors = await compileAgainst(clientDir, 'unknown-key.ts', text);
+    expect(errors).toHaveLength(4);
+    expect(errors[0]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bkind\b/);
+    expect(errors[1]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bmime\b/);
+    expect(errors[2]).toMatch(/unknown key 'nmae'; expected one of: [^"]*\bauthor\b/);
+    expect(errors[3]).toContain(`'nmae' does not exist in type 'Filters<Models, "api::article.article">'`);
+  }, 60_000);
 });
 
 describe('client/ of the edge models', () => {

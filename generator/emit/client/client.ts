@@ -180,8 +180,10 @@ function contentApis(ir: Schema) {
       path: single ? `GET, PUT, DELETE /api/${ct.names.route}` : `/api/${ct.names.route}`,
       // Localized types also create localizations (i18n).
       apiType: `${ct.localized ? 'Localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`,
-      // A create without draft-and-publish is validated as published: its required attributes must be given.
-      required: single ? '' : `, ${requiredOnCreate(ct)}`,
+      // A create is validated as published (unless a draft-and-publish type's data says
+      // `publishedAt: null`): its required attributes must be given. So is the PUT that creates a
+      // single type (its client's `create`).
+      required: `, ${requiredOnCreate(ct)}`,
       factory: `${ct.localized ? 'localized' : ''}${single ? 'SingleApi' : 'CollectionApi'}`.replace(/^./, (c) => c.toLowerCase()),
     };
   });
@@ -194,9 +196,8 @@ function contentApis(ir: Schema) {
   return apis;
 }
 
-/** The attributes a create must give (a union of names, or `never`): required, with no default, on a type without draft-and-publish. */
+/** The attributes a published create must give (a union of names, or `never`): required, with no default. */
 function requiredOnCreate(ct: ContentType): string {
-  if (ct.draftAndPublish) return 'never';
   const names = ct.attributes
     .filter((a) => a.required && (a.kind === 'scalar' ? a.writable && !a.builtIn && a.default === undefined : a.kind === 'component' || a.kind === 'dynamiczone'))
     .map((a) => tsLiteral(a.name));
@@ -213,7 +214,7 @@ function modelMember(uid: string, attributesType: string, attributes: readonly A
   const morphs: string[] = [];
   for (const a of visible) {
     if (a.kind === 'relation') relations.push(`${a.name}: { target: ${tsLiteral(a.target)}; many: ${a.toMany} };`);
-    else if (a.kind === 'media') relations.push(`${a.name}: { target: 'plugin::upload.file'; many: ${a.multiple} };`);
+    else if (a.kind === 'media') relations.push(`${a.name}: { target: 'plugin::upload.file'; many: ${a.multiple}; media: true };`);
     else if (a.kind === 'component') components.push(`${a.name}: { component: ${tsLiteral(a.component)}; many: ${a.repeatable} };`);
     else if (a.kind === 'dynamiczone') zones.push(`${a.name}: ${a.components.length === 0 ? 'never' : a.components.map((c) => tsLiteral(c)).join(' | ')};`);
     else if (a.kind === 'morph') morphs.push(`${a.name}: { many: ${a.toMany}${a.target === undefined ? '' : `; target: ${tsLiteral(a.target)}`} };`);

@@ -84,6 +84,7 @@ export type Models = {
             cover: {
                 target: 'plugin::upload.file';
                 many: false;
+                media: true;
             };
         };
         components: {
@@ -350,13 +351,13 @@ export type Query<U extends keyof Models> = FindQuery<Models, U>;
 export type OneQuery<U extends keyof Models> = EntryQuery<Models, U>;
 export interface Client extends ClientCore {
     /** Article (api::article.article): /api/articles. */
-    readonly articles: CollectionApi<Models, Inputs, 'api::article.article', never>;
+    readonly articles: CollectionApi<Models, Inputs, 'api::article.article', 'title'>;
     /** Author (api::author.author): /api/authors. */
     readonly authors: CollectionApi<Models, Inputs, 'api::author.author', 'name'>;
     /** Category (api::category.category): /api/categories. */
     readonly categories: CollectionApi<Models, Inputs, 'api::category.category', 'name'>;
     /** Global (api::global.global): GET, PUT, DELETE /api/global. */
-    readonly global: SingleApi<Models, Inputs, 'api::global.global'>;
+    readonly global: SingleApi<Models, Inputs, 'api::global.global', 'siteName'>;
     /** Tag (api::tag.tag): /api/tags. */
     readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag', 'name'>;
     /** users-permissions: login, register, me, the password flows. */

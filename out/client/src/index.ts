@@ -88,7 +88,7 @@ export type Models = {
       author: { target: 'api::author.author'; many: false };
       category: { target: 'api::category.category'; many: false };
       tags: { target: 'api::tag.tag'; many: true };
-      cover: { target: 'plugin::upload.file'; many: false };
+      cover: { target: 'plugin::upload.file'; many: false; media: true };
     };
     components: {
       seo: { component: 'shared.seo'; many: false };
@@ -320,13 +320,13 @@ export type OneQuery<U extends keyof Models> = EntryQuery<Models, U>;
 
 export interface Client extends ClientCore {
   /** Article (api::article.article): /api/articles. */
-  readonly articles: CollectionApi<Models, Inputs, 'api::article.article', never>;
+  readonly articles: CollectionApi<Models, Inputs, 'api::article.article', 'title'>;
   /** Author (api::author.author): /api/authors. */
   readonly authors: CollectionApi<Models, Inputs, 'api::author.author', 'name'>;
   /** Category (api::category.category): /api/categories. */
   readonly categories: CollectionApi<Models, Inputs, 'api::category.category', 'name'>;
   /** Global (api::global.global): GET, PUT, DELETE /api/global. */
-  readonly global: SingleApi<Models, Inputs, 'api::global.global'>;
+  readonly global: SingleApi<Models, Inputs, 'api::global.global', 'siteName'>;
   /** Tag (api::tag.tag): /api/tags. */
   readonly tags: CollectionApi<Models, Inputs, 'api::tag.tag', 'name'>;
   /** users-permissions: login, register, me, the password flows. */

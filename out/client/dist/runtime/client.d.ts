@@ -46,14 +46,21 @@ export declare function queryString(query: object | undefined): string;
 export declare function createClientCore(options: ClientOptions): ClientCore;
 /** The `data` a create or update of the type accepts (`<Type>Input`). */
 export type InputOf<I, U> = U extends keyof I ? I[U] : never;
-/** The `data` a create accepts: the input, with attributes `N` (required ones the server checks on create) required. */
-export type CreateInputOf<I, U, N extends string> = InputOf<I, U> & {
+/**
+ * The `data` a create accepts: the input with attributes `N` (the required ones) given, as the
+ * server validates a create as published (Strapi sets `publishedAt` unless the data gives one);
+ * or, on a draft-and-publish type, a draft (`publishedAt: null`), whose required attributes the
+ * server checks at its publication.
+ */
+export type CreateInputOf<I, U, N extends string> = ('publishedAt' extends keyof InputOf<I, U> ? InputOf<I, U> & {
+    publishedAt: null;
+} : never) | (InputOf<I, U> & {
     [K in N & keyof InputOf<I, U>]-?: Exclude<InputOf<I, U>[K], undefined | null>;
-};
+});
 /**
  * A collection type's routes (`/api/<plural>`, `/api/<plural>/:id`). The answer's type
  * follows the query's `fields` and `populate`. `N`: the attributes a create must give (the
- * required ones of a type without draft-and-publish, which the server validates as published).
+ * required ones: the server validates a create as published unless it is a draft).
  */
 export interface CollectionApi<R extends Registry, I, U extends string, N extends string = never> {
     find<const Q extends FindQuery<R, U>>(query?: Q & Exact<Q, FindQuery<R, U>>, options?: CallOptions): Promise<FindResponse<R, U, Given<Q, FindQuery<R, U>>>>;
@@ -62,9 +69,19 @@ export interface CollectionApi<R extends Registry, I, U extends string, N extend
     update<const Q extends EntryQuery<R, U>>(id: number | string, data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
     delete<const Q extends EntryQuery<R, U>>(id: number | string, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
-/** A single type's routes (`/api/<singular>`). */
-export interface SingleApi<R extends Registry, I, U extends string> {
+/**
+ * A single type's routes (`/api/<singular>`). `N`: the attributes the PUT that creates it must
+ * give (as a collection type's create: the required ones, unless it is a draft).
+ */
+export interface SingleApi<R extends Registry, I, U extends string, N extends string = never> {
     find<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+    /**
+     * `PUT /api/<singular>` while the single type does not exist yet: the server creates it and
+     * validates `data` as a create, so its required attributes must be given (else 400 `<name>
+     * must be defined.`). On an existing single type it is the same request as `update`.
+     */
+    create<const Q extends EntryQuery<R, U>>(data: CreateInputOf<I, U, N>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
+    /** `PUT /api/<singular>` of the existing single type: it writes the attributes given. */
     update<const Q extends EntryQuery<R, U>>(data: InputOf<I, U>, query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
     delete<const Q extends EntryQuery<R, U>>(query?: Q & Exact<Q, EntryQuery<R, U>>, options?: CallOptions): Promise<EntryResponse<R, U, Given<Q, EntryQuery<R, U>>>>;
 }
@@ -80,16 +97,16 @@ export interface LocalizedCollectionApi<R extends Registry, I, U extends string,
     }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 /** A localized single type's routes: the single type's, and `POST /api/<singular>/localizations`. */
-export interface LocalizedSingleApi<R extends Registry, I, U extends string> extends SingleApi<R, I, U> {
+export interface LocalizedSingleApi<R extends Registry, I, U extends string, N extends string = never> extends SingleApi<R, I, U, N> {
     /** A new localization of the single type, in `data.locale` (Strapi's unwrapped body). */
     createLocalization(data: Partial<InputOf<I, U>> & {
         locale: string;
     }, options?: CallOptions): Promise<LocalizationResponse<R, U>>;
 }
 export declare function collectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): CollectionApi<R, I, U, N>;
-export declare function singleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): SingleApi<R, I, U>;
+export declare function singleApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): SingleApi<R, I, U, N>;
 export declare function localizedCollectionApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): LocalizedCollectionApi<R, I, U, N>;
-export declare function localizedSingleApi<R extends Registry, I, U extends string>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U>;
+export declare function localizedSingleApi<R extends Registry, I, U extends string, N extends string = never>(core: ClientCore, path: string): LocalizedSingleApi<R, I, U, N>;
 declare const userUid = "plugin::users-permissions.user";
 declare const fileUid = "plugin::upload.file";
 type UserUid = typeof userUid;
@@ -169,20 +186,24 @@ export type FileInfo = {
     alternativeText?: string;
     caption?: string;
 };
-/** The media fields of content type `T`. */
+/** The media fields of content type or component `T` (not relations to files, such as a folder's `files`). */
 export type MediaFieldOf<R extends Registry, T extends keyof R> = {
     [K in keyof R[T]['relations']]: R[T]['relations'][K] extends {
-        target: 'plugin::upload.file';
+        media: true;
     } ? K : never;
 }[keyof R[T]['relations']] & string;
-/** An entry a file can be attached to: a content type's uid (`ref`), the entry's id and one of its media fields. */
+/**
+ * Where a file can be attached: an entry (`ref` its content type's uid, `refId` its id) or a
+ * component instance (`ref` the component's uid, `refId` the instance's id), and one of the
+ * media fields of that type or component (`field`).
+ */
 export type UploadRef<R extends Registry> = {
-    [T in Extract<keyof R, `${string}::${string}`>]: [MediaFieldOf<R, T>] extends [never] ? never : {
+    [T in keyof R & string]: [MediaFieldOf<R, T>] extends [never] ? never : {
         ref: T;
         refId: number | string;
         field: MediaFieldOf<R, T>;
     };
-}[Extract<keyof R, `${string}::${string}`>];
+}[keyof R & string];
 /** Where an upload is attached (`ref`, `refId`, `field`: all or none), and each file's info. */
 export type UploadTarget<R extends Registry> = {
     fileInfo?: FileInfo | FileInfo[];

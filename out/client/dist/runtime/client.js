@@ -66,9 +66,11 @@ export function collectionApi(core, path) {
     };
 }
 export function singleApi(core, path) {
+    const put = (data, query, options) => core.request('PUT', path, { ...options, query, body: { data } });
     return {
         find: (query, options) => core.request('GET', path, { ...options, query }),
-        update: (data, query, options) => core.request('PUT', path, { ...options, query, body: { data } }),
+        create: put,
+        update: put,
         delete: (query, options) => core.request('DELETE', path, { ...options, query }),
     };
 }

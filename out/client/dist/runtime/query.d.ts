@@ -20,11 +20,12 @@ export interface ModelShape {
     readonly scalars: {
         readonly [name: string]: ScalarGroup;
     };
-    /** Relations and media fields (media point at `plugin::upload.file`). */
+    /** Relations and media fields (media point at `plugin::upload.file`, marked `media`: an upload's `field`). */
     readonly relations: {
         readonly [name: string]: {
             readonly target: string;
             readonly many: boolean;
+            readonly media?: true;
         };
     };
     readonly components: {
@@ -216,17 +217,28 @@ export type FindQuery<R extends Registry, U> = EntryQuery<R, U> & {
     sort?: Sort<R, U>;
     pagination?: Pagination;
 };
-/** What an unknown key of a query must be: a message naming it, which the compiler's error then shows. */
-export type UnknownKey<K> = `'${K & string}' is not an attribute or operator here`;
+/**
+ * What an unknown key of a query must be: an object type no value fits (a string value meets it
+ * as `'x' & UnknownKey<…>`, which stays an object type rather than `never`), named by the
+ * message the compiler then shows. Not a string literal: an editor would offer it as a
+ * completion while the user types a name (issue 27 item 1).
+ */
+export type UnknownKey<Message extends string> = {
+    [M in Message]: never;
+};
+/** One member of a union (its last, as TypeScript orders them: inferring from an intersection of functions takes the last). */
+type LastOf<U> = ((U extends unknown ? (f: () => U) => void : never) extends (f: infer I) => void ? I : never) extends () => infer L ? L : never;
+/** A union of strings as one string, `'a' | 'b'` → `'a | b'`; only for an error's message. */
+type Join<U, Done extends string = ''> = [U] extends [never] ? Done : LastOf<U> extends infer L extends string ? Join<Exclude<U, L>, Done extends '' ? L : `${L} | ${Done}`> : Done;
 /**
  * Forbids what the query type does not name. TypeScript checks a generic argument against
  * its constraint structurally, so unknown keys (an attribute that does not exist, a misspelt
  * operator) would pass; intersecting the argument with this type turns each of them into
- * `UnknownKey<K>`, which the call then rejects with the key's name in the message.
+ * `UnknownKey<…>`, which the call then rejects with the key and the keys that exist in the message.
  */
 export type Exact<Q, S> = S extends Q ? unknown : ExactIn<Q, S>;
-type ExactIn<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly ExactIn<E, SE>[] : never : Q extends object ? S extends object ? {
-    [K in keyof Q]: K extends keyof S ? ExactIn<Q[K], NonNullable<S[K]>> : UnknownKey<K>;
+type ExactIn<Q, S> = Q extends readonly (infer E)[] ? S extends readonly (infer SE)[] ? readonly ExactIn<E, SE>[] : never : Q extends Date ? Q : Q extends object ? S extends readonly unknown[] | Date ? never : S extends object ? {
+    [K in keyof Q]: K extends keyof S ? ExactIn<Q[K], NonNullable<S[K]>> : UnknownKey<`unknown key '${K & string}'; expected one of: ${Join<Keys<S>>}`>;
 } : never : Q;
 /**
  * The query a call's answer follows: `Q` as inferred from the argument, or `{}` when there is
