@@ -5,6 +5,7 @@
  * to the file (an in-memory database has only Prisma's).
  */
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { countingAdapterFactory } from './count-statements.js';
 import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
@@ -30,6 +31,11 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
+  const connection = await connectDriver(url, options);
+  return { ...connection, adapterFactory: countingAdapterFactory(connection.adapterFactory) };
+}
+
+async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {
   const onPoolError = options.onPoolError ?? ((error: Error) => console.error(`database: a pooled connection failed: ${error.message}`));
   switch (providerFromUrl(url)) {
     case 'sqlite': {

@@ -53,19 +53,21 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
 
 function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
   const { reader, log, unreachable } = options;
-  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> =>
-    unreachable?.() ? Promise.reject(new DatabaseUnreachableError()) : measureQuery(
-      log
-        ? async () => {
-            const started = performance.now();
-            try {
-              return await statement();
-            } finally {
-              log({ sql, params, ms: performance.now() - started, via });
-            }
+  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> => {
+    if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
+    const logged = log
+      ? async () => {
+          const started = performance.now();
+          try {
+            return await statement();
+          } finally {
+            log({ sql, params, ms: performance.now() - started, via });
           }
-        : async () => statement(),
-    );
+        }
+      : async () => statement();
+    // Prisma's statements are counted by its driver adapter (db/count-statements.ts), the typed delegates' too.
+    return via === 'reader' ? measureQuery(logged) : logged();
+  };
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
   const read = reader && !inTransaction
     ? (sql: string, params: readonly unknown[]) => run('reader', sql, params, () => reader.query(sql, params))
