@@ -270,7 +270,7 @@ async function main(): Promise<void> {
   const server = await buildGenerated({
     provider: settings.db,
     ...(databaseUrl ? { databaseUrl } : {}),
-    onTempDir: (dir) => cleanupTasks.push(() => (settings.keep ? log(`kept ${dir}`) : rmSync(dir, { recursive: true, force: true }))),
+    onTempDir: (dir) => cleanupTasks.push(() => (settings.keep ? log(`kept ${dir}`) : rmSync(dir, { recursive: true, force: true })) as void),
   });
   server.token = createToken(server);
   const headers = authHeaders(server.token);

@@ -11,6 +11,7 @@ import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
 import { openSqliteReader } from './sqlite-reader.js';
+import { sqliteTransactionStatements, type TransactionStatements } from './sqlite-transactions.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -19,6 +20,8 @@ export interface DatabaseConnection {
    * connection creates: call this after the Prisma client is made.
    */
   openReader(): Promise<Reader | undefined>;
+  /** SQLite: write transactions' raw statements on Prisma's connection directly (db/sqlite-transactions.ts). */
+  readonly transactionStatements?: () => TransactionStatements | undefined;
 }
 
 export interface ConnectOptions {
@@ -40,8 +43,10 @@ async function connectDriver(url: string, options: ConnectOptions): Promise<Data
   switch (providerFromUrl(url)) {
     case 'sqlite': {
       const file = sqliteFilePath(url);
+      const { factory, statements } = sqliteTransactionStatements(await createAdapterFactory(url));
       return {
-        adapterFactory: await createAdapterFactory(url),
+        adapterFactory: factory,
+        transactionStatements: statements,
         openReader: async () => (file === ':memory:' ? undefined : openSqliteReader(file)),
       };
     }

@@ -25,7 +25,7 @@ function countingQueryable<Q extends SqlQueryable>(queryable: Q): Q {
 }
 
 /** `target` with the named methods replaced (those it has), everything else its own. */
-function wrap<T extends object>(target: T, replacements: Record<string, (original: any) => unknown>): T {
+export function wrap<T extends object>(target: T, replacements: Record<string, (original: any) => unknown>): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value = Reflect.get(object, key, receiver);
