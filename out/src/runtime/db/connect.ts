@@ -6,11 +6,13 @@
  * to the file (an in-memory database has only Prisma's).
  */
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { countingAdapterFactory } from './count-statements.js';
 import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
 import { openSqliteReader } from './sqlite-reader.js';
+import { sqliteTransactionStatements, type TransactionStatements } from './sqlite-transactions.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -19,6 +21,8 @@ export interface DatabaseConnection {
    * connection creates: call this after the Prisma client is made.
    */
   openReader(): Promise<Reader | undefined>;
+  /** SQLite: write transactions' raw statements on Prisma's connection directly (db/sqlite-transactions.ts). */
+  readonly transactionStatements?: () => TransactionStatements | undefined;
 }
 
 export interface ConnectOptions {
@@ -31,12 +35,19 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
+  const connection = await connectDriver(url, options);
+  return { ...connection, adapterFactory: countingAdapterFactory(connection.adapterFactory) };
+}
+
+async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {
   const onPoolError = options.onPoolError ?? ((error: Error) => console.error(`database: a pooled connection failed: ${error.message}`));
   switch (providerFromUrl(url)) {
     case 'sqlite': {
       const file = sqliteFilePath(url);
+      const { factory, statements } = sqliteTransactionStatements(await createAdapterFactory(url));
       return {
-        adapterFactory: await createAdapterFactory(url),
+        adapterFactory: factory,
+        transactionStatements: statements,
         openReader: async () => (file === ':memory:' ? undefined : openSqliteReader(file)),
       };
     }

@@ -7,6 +7,7 @@
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
+import type { TransactionStatements } from './sqlite-transactions.js';
 import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
@@ -38,14 +39,19 @@ export interface DatabaseOptions {
    * transactions then fail at once with DatabaseUnreachableError.
    */
   readonly unreachable?: () => boolean;
+  /** SQLite: runs a write transaction's raw statements on Prisma's connection directly (db/sqlite-transactions.ts). */
+  readonly transactionStatements?: () => TransactionStatements | undefined;
 }
 
 export interface StatementLog {
   readonly sql: string;
   readonly params: readonly unknown[];
   readonly ms: number;
-  /** Which connection ran it: the read executor, or Prisma's (writes, reads inside a write). */
-  readonly via: 'reader' | 'prisma';
+  /**
+   * Which path ran it: the read executor, Prisma's (writes, reads inside a write), or (SQLite)
+   * Prisma's connection directly, inside a write transaction.
+   */
+  readonly via: 'reader' | 'prisma' | 'direct';
 }
 
 export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: DatabaseOptions = {}): Database {
@@ -54,28 +60,38 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
 
 function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
   const { reader, log, unreachable } = options;
-  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> =>
-    unreachable?.() ? Promise.reject(new DatabaseUnreachableError()) : measureQuery(
-      log
-        ? async () => {
-            const started = performance.now();
-            try {
-              return await statement();
-            } finally {
-              log({ sql, params, ms: performance.now() - started, via });
-            }
+  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> => {
+    if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
+    const logged = log
+      ? async () => {
+          const started = performance.now();
+          try {
+            return await statement();
+          } finally {
+            log({ sql, params, ms: performance.now() - started, via });
           }
-        : async () => statement(),
-    );
+        }
+      : async () => statement();
+    // Prisma's statements are counted by its driver adapter (db/count-statements.ts), the typed delegates' too.
+    return via === 'prisma' ? logged() : measureQuery(logged);
+  };
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
+  const direct = inTransaction ? options.transactionStatements?.() : undefined;
+  const prismaQuery = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
+  const prismaExecute = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
   const read = reader && !inTransaction
     ? (sql: string, params: readonly unknown[]) => run('reader', sql, params, () => reader.query(sql, params))
-    : (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
+    : direct
+      ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.query(sql, params)) : prismaQuery(sql, params))
+      : prismaQuery;
+  const execute = direct
+    ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
+    : prismaExecute;
   return {
     dialect,
     prisma: client,
     query: read as Database['query'],
-    execute: (sql, params) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params)),
+    execute,
     transaction: (fn) =>
       inTransaction
         ? fn(bind(client, dialect, true, options))

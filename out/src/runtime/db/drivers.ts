@@ -73,6 +73,7 @@ export interface MariaDbModule {
 /** A prepared statement of `better-sqlite3`. */
 export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
   safeIntegers(toggle?: boolean): this;
 }
 
