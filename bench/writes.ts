@@ -126,12 +126,22 @@ interface Sent {
 
 async function sendWrite(base: string, headers: Record<string, string>, request: WriteRequest): Promise<Sent> {
   const started = performance.now();
-  const res = await send({
-    url: base + request.path,
-    method: request.method as 'POST',
-    headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  });
+  let res: Response;
+  try {
+    res = await send(
+      {
+        url: base + request.path,
+        method: request.method as 'POST',
+        headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      },
+      30_000,
+    );
+  } catch (err) {
+    // No answer in 30 s (a machine far too busy): counted as a failure, status 0.
+    if (failuresShown++ < 5) log(String(err));
+    return { ms: performance.now() - started, status: 0, statements: null, id: null };
+  }
   const text = await res.text();
   const ms = performance.now() - started;
   const timing = /desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '');
