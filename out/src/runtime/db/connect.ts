@@ -11,8 +11,8 @@ import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
-import { openSqliteReader } from './sqlite-reader.js';
-import { sqliteTransactionStatements, type TransactionStatements } from './sqlite-transactions.js';
+import { openSqliteReader, sqliteTransactionStatements } from './sqlite-reader.js';
+import { recordingTransactions, type TransactionConnector } from './transaction-statements.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -21,8 +21,8 @@ export interface DatabaseConnection {
    * connection creates: call this after the Prisma client is made.
    */
   openReader(): Promise<Reader | undefined>;
-  /** SQLite: write transactions' raw statements on Prisma's connection directly (db/sqlite-transactions.ts). */
-  readonly transactionStatements?: () => TransactionStatements | undefined;
+  /** A write transaction's raw statements on its own connection directly (db/transaction-statements.ts). */
+  readonly transactionStatements: TransactionConnector;
 }
 
 export interface ConnectOptions {
@@ -36,7 +36,7 @@ export interface ConnectOptions {
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
   const connection = await connectDriver(url, options);
-  return { ...connection, adapterFactory: countingAdapterFactory(connection.adapterFactory) };
+  return { ...connection, adapterFactory: countingAdapterFactory(recordingTransactions(connection.adapterFactory)) };
 }
 
 async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {
@@ -44,20 +44,19 @@ async function connectDriver(url: string, options: ConnectOptions): Promise<Data
   switch (providerFromUrl(url)) {
     case 'sqlite': {
       const file = sqliteFilePath(url);
-      const { factory, statements } = sqliteTransactionStatements(await createAdapterFactory(url));
       return {
-        adapterFactory: factory,
-        transactionStatements: statements,
+        adapterFactory: await createAdapterFactory(url),
+        transactionStatements: sqliteTransactionStatements,
         openReader: async () => (file === ':memory:' ? undefined : openSqliteReader(file)),
       };
     }
     case 'postgresql': {
-      const { adapterFactory, reader } = await connectPostgres(url, onPoolError);
-      return { adapterFactory, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements } = await connectPostgres(url, onPoolError);
+      return { adapterFactory, transactionStatements, openReader: async () => reader };
     }
     case 'mysql': {
-      const { adapterFactory, reader } = await connectMariaDb(url, onPoolError);
-      return { adapterFactory, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements } = await connectMariaDb(url, onPoolError);
+      return { adapterFactory, transactionStatements, openReader: async () => reader };
     }
   }
 }

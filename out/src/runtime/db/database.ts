@@ -7,7 +7,7 @@
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
-import type { TransactionStatements } from './sqlite-transactions.js';
+import { inTransactionScope, transactionConnection, type TransactionConnector } from './transaction-statements.js';
 import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
@@ -39,8 +39,8 @@ export interface DatabaseOptions {
    * transactions then fail at once with DatabaseUnreachableError.
    */
   readonly unreachable?: () => boolean;
-  /** SQLite: runs a write transaction's raw statements on Prisma's connection directly (db/sqlite-transactions.ts). */
-  readonly transactionStatements?: () => TransactionStatements | undefined;
+  /** Runs a write transaction's raw statements on its connection directly (db/transaction-statements.ts). */
+  readonly transactionStatements?: TransactionConnector;
 }
 
 export interface StatementLog {
@@ -48,8 +48,8 @@ export interface StatementLog {
   readonly params: readonly unknown[];
   readonly ms: number;
   /**
-   * Which path ran it: the read executor, Prisma's (writes, reads inside a write), or (SQLite)
-   * Prisma's connection directly, inside a write transaction.
+   * Which path ran it: the read executor, Prisma's, or a write transaction's connection directly
+   * (db/transaction-statements.ts).
    */
   readonly via: 'reader' | 'prisma' | 'direct';
 }
@@ -76,7 +76,8 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
     return via === 'prisma' ? logged() : measureQuery(logged);
   };
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
-  const direct = inTransaction ? options.transactionStatements?.() : undefined;
+  const connection = inTransaction ? transactionConnection() : undefined;
+  const direct = connection === undefined ? undefined : options.transactionStatements?.(connection);
   const prismaQuery = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
   const prismaExecute = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
   const read = reader && !inTransaction
@@ -97,7 +98,7 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
         ? fn(bind(client, dialect, true, options))
         : unreachable?.()
           ? Promise.reject(new DatabaseUnreachableError())
-          : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions)),
+          : withConflictRetries(() => inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions))),
   };
 }
 
@@ -142,5 +143,9 @@ export function isConflict(error: unknown, depth = 0): boolean {
   if (e.code === 'P2034' || e.kind === 'TransactionWriteConflict') return true;
   if (e.kind === 'postgres' && (e.code === '40P01' || e.code === '40001')) return true;
   if (e.kind === 'mysql' && (e.code === 1213 || e.code === 1205)) return true;
+  // The drivers' own errors, from a transaction's statements run on its connection directly (node-postgres, mariadb).
+  const driver = error as { code?: unknown; errno?: unknown; severity?: unknown; sqlState?: unknown };
+  if (driver.severity !== undefined && (driver.code === '40P01' || driver.code === '40001')) return true;
+  if (driver.sqlState !== undefined && (driver.errno === 1213 || driver.errno === 1205)) return true;
   return isConflict(e.cause, depth + 1) || isConflict(e.meta?.driverAdapterError, depth + 1);
 }

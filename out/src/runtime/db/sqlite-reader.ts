@@ -12,6 +12,7 @@
  */
 import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
 import type { Reader, Row } from './reader.js';
+import { plainParameters, type TransactionConnector } from './transaction-statements.js';
 
 export interface SqliteReader extends Reader {
   query(sql: string, params: readonly unknown[]): Row[];
@@ -75,6 +76,25 @@ export function preparedStatements(db: SqliteConnection): PreparedStatements {
     },
   };
 }
+
+const transactionConnections = new WeakMap<object, PreparedStatements>();
+
+/**
+ * A write transaction's statements on Prisma's connection (db/transaction-statements.ts),
+ * prepared once per SQL text. Booleans and dates go through Prisma, which converts them.
+ */
+export const sqliteTransactionStatements: TransactionConnector = (connection) => {
+  const client = connection as SqliteConnection | undefined;
+  if (!client || typeof client.prepare !== 'function') return undefined;
+  let statements = transactionConnections.get(client);
+  if (!statements) transactionConnections.set(client, (statements = preparedStatements(client)));
+  const prepared = statements;
+  return {
+    accepts: (params) => plainParameters(params, true),
+    query: (sql, params) => prepared.all(sql, params),
+    execute: (sql, params) => prepared.run(sql, params),
+  };
+};
 
 /**
  * WAL journal mode: readers and the writer stop blocking each other (a long list no longer
