@@ -36,9 +36,13 @@ export interface PgTypeParsers {
   getTypeParser(oid: number, format?: string): (text: string) => unknown;
 }
 
+/** A pool of `pg` (node-postgres), or one of its connections. */
+export interface PgQueryable {
+  query(config: { text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
+}
+
 /** A connection pool of `pg` (node-postgres). */
-export interface PgPool {
-  query(config: { text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[] }>;
+export interface PgPool extends PgQueryable {
   on(event: 'error', listener: (error: Error) => void): unknown;
   end(): Promise<void>;
 }
@@ -57,9 +61,13 @@ export interface MariaDbField {
 /** A value the `mariadb` driver makes of a column (its types list these; it hands on whatever `typeCast` returns). */
 export type MariaDbValue = boolean | number | string | null | Date | Buffer;
 
-/** A connection pool of `mariadb`. */
-export interface MariaDbPool {
+/** A pool of `mariadb`, or one of its connections. */
+export interface MariaDbQueryable {
   query(options: { sql: string; dateStrings?: boolean; typeCast?: (field: MariaDbField, next: () => unknown) => MariaDbValue }, values?: unknown[]): Promise<unknown>;
+}
+
+/** A connection pool of `mariadb`. */
+export interface MariaDbPool extends MariaDbQueryable {
   getConnection(): Promise<unknown>;
   end(): Promise<void>;
 }
@@ -72,6 +80,7 @@ export interface MariaDbModule {
 /** A prepared statement of `better-sqlite3`. */
 export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
   safeIntegers(toggle?: boolean): this;
 }
 

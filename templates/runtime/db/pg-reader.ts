@@ -9,7 +9,8 @@
  */
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { importDriver, type PgTypeParsers } from './drivers.js';
+import { importDriver, type PgQueryable, type PgTypeParsers } from './drivers.js';
+import { plainParameters, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 const INT8 = 20;
@@ -21,6 +22,8 @@ const TIMESTAMP = 1114;
 export interface PostgresConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
   readonly reader: Reader;
+  /** A write transaction's statements on its pooled connection (db/transaction-statements.ts). */
+  readonly transactionStatements: TransactionConnector;
 }
 
 export async function connectPostgres(url: string, onPoolError: (error: Error) => void): Promise<PostgresConnection> {
@@ -46,12 +49,21 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
   // Prisma URLs name the Postgres schema in `?schema=`; node-postgres ignores it, the adapter takes it as an option.
   const schema = new URL(url).searchParams.get('schema') ?? undefined;
   const adapterFactory = new PrismaPg(pool, schema ? { schema } : undefined);
+  const run = (on: PgQueryable, sql: string, params: readonly unknown[]) => on.query({ text: sql, values: params.map(toParameter), types });
   return {
     adapterFactory,
+    transactionStatements: (connection) => {
+      const client = connection as PgQueryable | undefined;
+      if (!client || typeof client.query !== 'function') return undefined;
+      return {
+        accepts: (params) => plainParameters(params, false),
+        query: async (sql, params) => (await run(client, sql, params)).rows,
+        execute: async (sql, params) => (await run(client, sql, params)).rowCount ?? 0,
+      };
+    },
     reader: {
       async query(sql, params): Promise<Row[]> {
-        const result = await pool.query({ text: sql, values: params.map(toParameter), types });
-        return result.rows;
+        return (await run(pool, sql, params)).rows;
       },
       // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
       close: () => pool.end(),

@@ -19,23 +19,52 @@ export const componentIdsTable = 'contentgen_component_ids';
 
 /** Reserves `count` new ids for instances of `component`; answers the first. */
 export async function reserveComponentIds(db: Database, registry: Registry, component: string, count: number): Promise<number> {
-  const sql = new SqlBuilder(db.dialect);
-  const table = sql.ident(componentIdsTable);
-  const [key, last] = [sql.ident('component'), sql.ident('last_id')];
-  const current = sql.finish(`SELECT ${last} AS last FROM ${table} WHERE ${key} = ${sql.param(component)}`);
-  const existing = await db.query<{ last: unknown }>(current.sql, current.params);
-  const seed = existing.length > 0 ? 0 : await highestStoredId(db, registry, component);
+  return (await reserveIds(db, registry, new Map([[component, count]]))).get(component)!;
+}
 
+/**
+ * Gives every instance in `fresh` (by component uid) a new id, for all components at once:
+ * three statements whatever the number of components (read the counters, advance them in one
+ * upsert, read them again), and the counters' rows locked in one order (by uid) by every
+ * writer, so that two writes of different components never wait for each other in a cycle.
+ */
+export async function assignComponentIds(db: Database, registry: Registry, fresh: ReadonlyMap<string, readonly Record<string, unknown>[]>): Promise<void> {
+  const counts = new Map([...fresh].filter(([, instances]) => instances.length > 0).map(([uid, instances]) => [uid, instances.length]));
+  if (counts.size === 0) return;
+  const first = await reserveIds(db, registry, counts);
+  for (const [uid, instances] of fresh) instances.forEach((instance, i) => (instance.id = first.get(uid)! + i));
+}
+
+/** Advances the counters of `counts` (uid → ids wanted); answers each component's first new id. */
+async function reserveIds(db: Database, registry: Registry, counts: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+  const uids = [...counts.keys()].sort();
+  const read = async () => {
+    const sql = new SqlBuilder(db.dialect);
+    const compiled = sql.finish(
+      `SELECT ${sql.ident('component')} AS ${sql.ident('component')}, ${sql.ident('last_id')} AS ${sql.ident('last')} FROM ${sql.ident(componentIdsTable)} ` +
+        `WHERE ${sql.ident('component')} IN (${uids.map((uid) => sql.param(uid)).join(', ')})`,
+    );
+    return new Map((await db.query<{ component: string; last: unknown }>(compiled.sql, compiled.params)).map((row) => [row.component, Number(row.last)]));
+  };
+  const existing = await read();
   const upsert = new SqlBuilder(db.dialect);
-  const values = `(${upsert.param(component)}, ${upsert.param(seed + count)})`;
+  const table = upsert.ident(componentIdsTable);
+  const [key, last] = [upsert.ident('component'), upsert.ident('last_id')];
+  const values: string[] = [];
+  for (const uid of uids) {
+    // A counter that does not exist yet starts above the ids already stored; an existing one
+    // is advanced by the count (the inserted value, as nobody else's seed can be above it).
+    const seed = existing.has(uid) ? 0 : await highestStoredId(db, registry, uid);
+    values.push(`(${upsert.param(uid)}, ${upsert.param(seed + counts.get(uid)!)})`);
+  }
   const statement =
     db.dialect === 'mysql'
-      ? `INSERT INTO ${table} (${key}, ${last}) VALUES ${values} ON DUPLICATE KEY UPDATE ${last} = ${last} + ${upsert.param(count)}`
-      : `INSERT INTO ${table} (${key}, ${last}) VALUES ${values} ON CONFLICT (${key}) DO UPDATE SET ${last} = ${table}.${last} + ${upsert.param(count)}`;
+      ? `INSERT INTO ${table} (${key}, ${last}) VALUES ${values.join(', ')} ON DUPLICATE KEY UPDATE ${last} = ${last} + VALUES(${last})`
+      : `INSERT INTO ${table} (${key}, ${last}) VALUES ${values.join(', ')} ON CONFLICT (${key}) DO UPDATE SET ${last} = ${table}.${last} + ${db.dialect === 'postgresql' ? 'EXCLUDED' : 'excluded'}.${last}`;
   const written = upsert.finish(statement);
   await db.execute(written.sql, written.params);
-  const [row] = await db.query<{ last: unknown }>(current.sql, current.params);
-  return Number(row!.last) - count + 1;
+  const advanced = await read();
+  return new Map(uids.map((uid) => [uid, advanced.get(uid)! - counts.get(uid)! + 1]));
 }
 
 /**

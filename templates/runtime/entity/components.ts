@@ -14,7 +14,7 @@ import { isPlainObject } from '../query/is-plain-object.js';
 import { prepareWriteData, toResponseValue } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds } from './relations.js';
 import { printJson } from './yup-messages.js';
-import { reserveComponentIds } from './component-ids.js';
+import { assignComponentIds } from './component-ids.js';
 import { findInstance } from './component-holders.js';
 
 export interface NestedWriteContext {
@@ -22,6 +22,12 @@ export interface NestedWriteContext {
   readonly registry: Registry;
   readonly hashPassword: (plain: string) => Promise<string>;
   readonly now: Date;
+  /**
+   * Where the instances that need a new id are put (by component uid), for the caller to give
+   * them ids for all its fields at once (component-ids.ts `assignComponentIds`); without it,
+   * this field's are given ids here.
+   */
+  readonly fresh?: Map<string, JsonObject[]>;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -69,9 +75,10 @@ export async function prepareNestedValue(
     }
   }
   if (run.issues.length > 0) throw new NestedValidationError(run.issues);
-  for (const [uid, instances] of run.fresh) {
-    const first = await reserveComponentIds(ctx.db, ctx.registry, uid, instances.length);
-    instances.forEach((instance, i) => (instance.id = first + i));
+  if (ctx.fresh) {
+    for (const [uid, instances] of run.fresh) ctx.fresh.set(uid, [...(ctx.fresh.get(uid) ?? []), ...instances]);
+  } else {
+    await assignComponentIds(ctx.db, ctx.registry, run.fresh);
   }
   return stored;
 }

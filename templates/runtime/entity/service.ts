@@ -18,6 +18,7 @@ import { toEntry, type Entry } from '../rest/transform.js';
 import { assertAllowedTypes } from '../upload/allowed-types.js';
 import { lifecycleModel, withLifecycle, type LifecycleModel, type Lifecycles } from '../extend/lifecycles.js';
 import { NestedValidationError, prepareNestedValue } from './components.js';
+import { assignComponentIds } from './component-ids.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
 import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
@@ -310,6 +311,9 @@ export class EntityService {
       issues.push(...issuesOf(err));
     }
     const nested = pickNonScalarInput(this.meta, input);
+    // New component instances of every field get their ids together once all is valid (one lock order, three statements).
+    const fresh = new Map<string, Record<string, unknown>[]>();
+    const componentValues = new Map<string, unknown>();
     const links: [LinkField, RelationInput][] = [];
     const morphs: [MorphFieldMeta, MorphInput][] = [];
     for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
@@ -320,12 +324,12 @@ export class EntityService {
           if (value === undefined && mode === 'update') continue;
           if (value === undefined && !(field.kind === 'dynamiczone' || field.repeatable || field.required)) continue;
           const json = await prepareNestedValue(
-            { db: tx, registry: this.options.registry, hashPassword: this.options.hashPassword, now },
+            { db: tx, registry: this.options.registry, hashPassword: this.options.hashPassword, now, fresh },
             field as ComponentFieldMeta | DynamicZoneFieldMeta,
             value,
             stored?.[field.name] ?? null,
           );
-          data[field.name] = json === null ? DbNull : prismaJson(json);
+          componentValues.set(field.name, json);
         } else if (field.kind === 'morph') {
           if (value !== undefined) morphs.push([field, await prepareMorphInput(tx, this.options.registry, field, value)]);
         } else if (value !== undefined && field.link) {
@@ -342,6 +346,8 @@ export class EntityService {
       }
     }
     if (issues.length > 0) throw validationErrors(issues);
+    await assignComponentIds(tx, this.options.registry, fresh);
+    for (const [name, json] of componentValues) data[name] = json === null ? DbNull : prismaJson(json);
     return { data, links, morphs };
   }
 

@@ -6,11 +6,13 @@
  * to the file (an in-memory database has only Prisma's).
  */
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { countingAdapterFactory } from './count-statements.js';
 import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
-import { openSqliteReader } from './sqlite-reader.js';
+import { openSqliteReader, sqliteTransactionStatements } from './sqlite-reader.js';
+import { recordingTransactions, type TransactionConnector } from './transaction-statements.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -19,6 +21,8 @@ export interface DatabaseConnection {
    * connection creates: call this after the Prisma client is made.
    */
   openReader(): Promise<Reader | undefined>;
+  /** A write transaction's raw statements on its own connection directly (db/transaction-statements.ts). */
+  readonly transactionStatements: TransactionConnector;
 }
 
 export interface ConnectOptions {
@@ -31,22 +35,28 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
+  const connection = await connectDriver(url, options);
+  return { ...connection, adapterFactory: countingAdapterFactory(recordingTransactions(connection.adapterFactory)) };
+}
+
+async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {
   const onPoolError = options.onPoolError ?? ((error: Error) => console.error(`database: a pooled connection failed: ${error.message}`));
   switch (providerFromUrl(url)) {
     case 'sqlite': {
       const file = sqliteFilePath(url);
       return {
         adapterFactory: await createAdapterFactory(url),
+        transactionStatements: sqliteTransactionStatements,
         openReader: async () => (file === ':memory:' ? undefined : openSqliteReader(file)),
       };
     }
     case 'postgresql': {
-      const { adapterFactory, reader } = await connectPostgres(url, onPoolError);
-      return { adapterFactory, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements } = await connectPostgres(url, onPoolError);
+      return { adapterFactory, transactionStatements, openReader: async () => reader };
     }
     case 'mysql': {
-      const { adapterFactory, reader } = await connectMariaDb(url, onPoolError);
-      return { adapterFactory, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements } = await connectMariaDb(url, onPoolError);
+      return { adapterFactory, transactionStatements, openReader: async () => reader };
     }
   }
 }

@@ -7,6 +7,7 @@
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
+import { inTransactionScope, transactionConnection, type TransactionConnector } from './transaction-statements.js';
 import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
@@ -38,14 +39,19 @@ export interface DatabaseOptions {
    * transactions then fail at once with DatabaseUnreachableError.
    */
   readonly unreachable?: () => boolean;
+  /** Runs a write transaction's raw statements on its connection directly (db/transaction-statements.ts). */
+  readonly transactionStatements?: TransactionConnector;
 }
 
 export interface StatementLog {
   readonly sql: string;
   readonly params: readonly unknown[];
   readonly ms: number;
-  /** Which connection ran it: the read executor, or Prisma's (writes, reads inside a write). */
-  readonly via: 'reader' | 'prisma';
+  /**
+   * Which path ran it: the read executor, Prisma's, or a write transaction's connection directly
+   * (db/transaction-statements.ts).
+   */
+  readonly via: 'reader' | 'prisma' | 'direct';
 }
 
 export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: DatabaseOptions = {}): Database {
@@ -54,34 +60,45 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
 
 function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
   const { reader, log, unreachable } = options;
-  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> =>
-    unreachable?.() ? Promise.reject(new DatabaseUnreachableError()) : measureQuery(
-      log
-        ? async () => {
-            const started = performance.now();
-            try {
-              return await statement();
-            } finally {
-              log({ sql, params, ms: performance.now() - started, via });
-            }
+  const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> => {
+    if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
+    const logged = log
+      ? async () => {
+          const started = performance.now();
+          try {
+            return await statement();
+          } finally {
+            log({ sql, params, ms: performance.now() - started, via });
           }
-        : async () => statement(),
-    );
+        }
+      : async () => statement();
+    // Prisma's statements are counted by its driver adapter (db/count-statements.ts), the typed delegates' too.
+    return via === 'prisma' ? logged() : measureQuery(logged);
+  };
   // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
+  const connection = inTransaction ? transactionConnection() : undefined;
+  const direct = connection === undefined ? undefined : options.transactionStatements?.(connection);
+  const prismaQuery = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
+  const prismaExecute = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
   const read = reader && !inTransaction
     ? (sql: string, params: readonly unknown[]) => run('reader', sql, params, () => reader.query(sql, params))
-    : (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
+    : direct
+      ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.query(sql, params)) : prismaQuery(sql, params))
+      : prismaQuery;
+  const execute = direct
+    ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
+    : prismaExecute;
   return {
     dialect,
     prisma: client,
     query: read as Database['query'],
-    execute: (sql, params) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params)),
+    execute,
     transaction: (fn) =>
       inTransaction
         ? fn(bind(client, dialect, true, options))
         : unreachable?.()
           ? Promise.reject(new DatabaseUnreachableError())
-          : withConflictRetries(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions)),
+          : withConflictRetries(() => inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions))),
   };
 }
 
@@ -126,5 +143,9 @@ export function isConflict(error: unknown, depth = 0): boolean {
   if (e.code === 'P2034' || e.kind === 'TransactionWriteConflict') return true;
   if (e.kind === 'postgres' && (e.code === '40P01' || e.code === '40001')) return true;
   if (e.kind === 'mysql' && (e.code === 1213 || e.code === 1205)) return true;
+  // The drivers' own errors, from a transaction's statements run on its connection directly (node-postgres, mariadb).
+  const driver = error as { code?: unknown; errno?: unknown; severity?: unknown; sqlState?: unknown };
+  if (driver.severity !== undefined && (driver.code === '40P01' || driver.code === '40001')) return true;
+  if (driver.sqlState !== undefined && (driver.errno === 1213 || driver.errno === 1205)) return true;
   return isConflict(e.cause, depth + 1) || isConflict(e.meta?.driverAdapterError, depth + 1);
 }

@@ -10,12 +10,15 @@
  */
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { importDriver, type MariaDbField, type MariaDbValue } from './drivers.js';
+import { importDriver, type MariaDbField, type MariaDbQueryable, type MariaDbValue } from './drivers.js';
+import { plainParameters, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 export interface MariaDbConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
   readonly reader: Reader;
+  /** A write transaction's statements on its pooled connection (db/transaction-statements.ts). */
+  readonly transactionStatements: TransactionConnector;
 }
 
 export async function connectMariaDb(url: string, onPoolError: (error: Error) => void): Promise<MariaDbConnection> {
@@ -26,13 +29,24 @@ export async function connectMariaDb(url: string, onPoolError: (error: Error) =>
   // driver's types do not list this event: it is an EventEmitter all the same.)
   (pool as unknown as { on(event: 'error', listener: (error: Error) => void): unknown }).on('error', onPoolError);
   const adapterFactory = new PrismaMariaDb(pool);
+  const run = (on: MariaDbQueryable, sql: string, params: readonly unknown[]) => on.query({ sql, dateStrings: true, typeCast }, params.map(toParameter));
+  // The driver's result array also carries column metadata (`meta`): hand on plain rows.
+  const rowsOf = (result: unknown): Row[] => ((result as Row[]).length === 0 ? [] : Array.from(result as Row[]));
   return {
     adapterFactory,
+    transactionStatements: (connection) => {
+      const conn = connection as MariaDbQueryable | undefined;
+      if (!conn || typeof conn.query !== 'function') return undefined;
+      return {
+        accepts: (params) => plainParameters(params, false),
+        query: async (sql, params) => rowsOf(await run(conn, sql, params)),
+        // A statement without rows answers { affectedRows, insertId, warningStatus }.
+        execute: async (sql, params) => Number((await run(conn, sql, params) as { affectedRows?: unknown }).affectedRows ?? 0),
+      };
+    },
     reader: {
       async query(sql, params): Promise<Row[]> {
-        const rows = (await pool.query({ sql, dateStrings: true, typeCast }, params.map(toParameter))) as Row[];
-        // The driver's result array also carries column metadata (`meta`): hand on plain rows.
-        return rows.length === 0 ? [] : Array.from(rows);
+        return rowsOf(await run(pool, sql, params));
       },
       // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
       close: () => pool.end(),

@@ -12,6 +12,7 @@
  */
 import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
 import type { Reader, Row } from './reader.js';
+import { plainParameters, type TransactionConnector } from './transaction-statements.js';
 
 export interface SqliteReader extends Reader {
   query(sql: string, params: readonly unknown[]): Row[];
@@ -26,8 +27,25 @@ export async function openSqliteReader(file: string): Promise<SqliteReader> {
   const db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   useWriteAheadLog(db, file);
-  const statements = new Map<string, SqliteStatement>();
+  const statements = preparedStatements(db);
+  return {
+    query: (sql, params) => statements.all(sql, params),
+    close() {
+      db.close();
+    },
+  };
+}
 
+/** Statements of one connection, prepared once per SQL text (a bounded cache). */
+export interface PreparedStatements {
+  /** The rows, small integers as numbers (large ones stay bigint, exact). */
+  all(sql: string, params: readonly unknown[]): Row[];
+  /** A statement without rows; the number of rows it changed. */
+  run(sql: string, params: readonly unknown[]): number;
+}
+
+export function preparedStatements(db: SqliteConnection): PreparedStatements {
+  const statements = new Map<string, SqliteStatement>();
   const prepare = (sql: string): SqliteStatement => {
     let statement = statements.get(sql);
     if (statement) {
@@ -41,9 +59,8 @@ export async function openSqliteReader(file: string): Promise<SqliteReader> {
     statements.set(sql, statement);
     return statement;
   };
-
   return {
-    query(sql, params) {
+    all(sql, params) {
       const rows = prepare(sql).all(...(params as unknown[])) as Record<string, unknown>[];
       for (const row of rows) {
         for (const key in row) {
@@ -54,11 +71,30 @@ export async function openSqliteReader(file: string): Promise<SqliteReader> {
       }
       return rows;
     },
-    close() {
-      db.close();
+    run(sql, params) {
+      return prepare(sql).run(...(params as unknown[])).changes;
     },
   };
 }
+
+const transactionConnections = new WeakMap<object, PreparedStatements>();
+
+/**
+ * A write transaction's statements on Prisma's connection (db/transaction-statements.ts),
+ * prepared once per SQL text. Booleans and dates go through Prisma, which converts them.
+ */
+export const sqliteTransactionStatements: TransactionConnector = (connection) => {
+  const client = connection as SqliteConnection | undefined;
+  if (!client || typeof client.prepare !== 'function') return undefined;
+  let statements = transactionConnections.get(client);
+  if (!statements) transactionConnections.set(client, (statements = preparedStatements(client)));
+  const prepared = statements;
+  return {
+    accepts: (params) => plainParameters(params, true),
+    query: (sql, params) => prepared.all(sql, params),
+    execute: (sql, params) => prepared.run(sql, params),
+  };
+};
 
 /**
  * WAL journal mode: readers and the writer stop blocking each other (a long list no longer
