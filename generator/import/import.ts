@@ -20,6 +20,7 @@ import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { readAuthTables } from './source/auth-tables.js';
+import { silentProgress, type ImportProgress } from './progress.js';
 import { locateSource, openSource, type SourceLocation } from './source/locate.js';
 import type { NormalizedRow, StrapiAuthTables, StrapiSource } from './source/types.js';
 import { encodeValue } from './write/encode.js';
@@ -43,6 +44,8 @@ export interface ImportOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Progress and summary lines. */
   readonly log?: (line: string) => void;
+  /** Rows written per table as they go (the CLI's bar or lines; nothing by default). */
+  readonly progress?: ImportProgress;
 }
 
 export interface ImportResult {
@@ -182,6 +185,7 @@ interface TransferInput {
 
 async function transfer(input: TransferInput) {
   const { source, target, plan, options, dialect, log } = input;
+  const progress = options.progress ?? silentProgress;
   const problems = new ProblemLog();
   const notes: string[] = [];
   const counts = new Map<string, number>();
@@ -207,11 +211,13 @@ async function transfer(input: TransferInput) {
     // The server writes its locales at start and keeps rows it finds by code: Strapi's replace them (ids, timestamps).
     if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
     const duplicates = await duplicateUniques(source, entry, problems);
+    progress.start(entry.targetTable, await rowCount(source, entry.sourceTable));
     for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
       if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);
       await write(entry.targetTable, batch.columns, batch.rows);
-      progress(entry.targetTable, counts.get(entry.targetTable) ?? 0);
+      progress.update(counts.get(entry.targetTable) ?? 0);
     }
+    progress.done(counts.get(entry.targetTable) ?? 0);
     sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
   }
   // Users (and roles, tokens) before the links: relations may point at users.
@@ -222,8 +228,10 @@ async function transfer(input: TransferInput) {
     if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
     for (const table of auth.tables) {
       const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
+      progress.start(table.table, table.rows.length);
       await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, table.types?.[c], dialect))));
       if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
+      progress.done(table.rows.length);
     }
     for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
     files.push(...auth.files);
@@ -238,20 +246,28 @@ async function transfer(input: TransferInput) {
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;
     const toRows = (rows: readonly LinkRow[]) => rows.map((r) => [link.kind === 'media' ? ++nextId : r.id, r.owner, r.target, r.order, r.inverseOrder]);
+    const written = () => counts.get(link.target.table) ?? 0;
+    progress.start(link.target.table, await linkCount(source, tables, link));
     if (link.kind === 'localizations') {
       await write(link.target.table, ['id', ...columns], toRows(await localizationLinks(source, tables, link, problems)));
     } else {
-      for await (const batch of readLinks(source, tables, link, problems)) await write(link.target.table, ['id', ...columns], toRows(batch));
+      for await (const batch of readLinks(source, tables, link, problems)) {
+        await write(link.target.table, ['id', ...columns], toRows(batch));
+        progress.update(written());
+      }
     }
-    progress(link.target.table, counts.get(link.target.table) ?? 0);
+    progress.done(written());
   }
   await reportOrphanMorphs(source, tables, plan.links, problems);
   for (const morph of plan.morphTables) {
     if (!tables.has(morph.source.table)) continue;
+    progress.start(morph.target.table, await rowCount(source, morph.source.table));
     for await (const batch of source.rows({ table: morph.source.table }, {})) {
       const columns = Object.keys(batch[0] ?? {});
       await write(morph.target.table, columns, batch.map((r) => columns.map((c) => encodeValue(r[c] ?? null, undefined, dialect))));
+      progress.update(counts.get(morph.target.table) ?? 0);
     }
+    progress.done(counts.get(morph.target.table) ?? 0);
   }
 
   const componentIds = new Map<string, number>();
@@ -318,12 +334,15 @@ async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport 
   return module.importAuth(await readAuthTables(source, module.userColumnTypes?.(ir) ?? {}), { ir });
 }
 
-let lastProgress = 0;
-/** Rows so far of the table being written, on one terminal line (a terminal only). */
-function progress(table: string, rows: number): void {
-  if (!process.stderr.isTTY) return;
-  const now = Date.now();
-  if (now - lastProgress < 200) return;
-  lastProgress = now;
-  process.stderr.write(`\r  ${table}: ${rows} rows\u001b[K`);
+/** Rows of a Strapi table (what a progress bar counts to). */
+async function rowCount(source: StrapiSource, table: string, where = '', params: readonly unknown[] = []): Promise<number> {
+  const rows = await all(source.select(`SELECT COUNT(*) AS n FROM ${source.quote(table)}${where}`, params, {}));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Strapi's link rows a link plan reads: its link table, or its type and field's files_related_morphs rows. */
+async function linkCount(source: StrapiSource, tables: ReadonlySet<string>, link: LinkPlan): Promise<number> {
+  if (link.kind !== 'media') return tables.has(link.source.table) ? rowCount(source, link.source.table) : 0;
+  if (!tables.has('files_related_morphs')) return 0;
+  return rowCount(source, 'files_related_morphs', ` WHERE related_type = ? AND field = ?`, [link.uid, link.attribute]);
 }

@@ -133,6 +133,26 @@ describe('the command', () => {
     expect(before.counts).toEqual((await runImport(options({ dryRun: true }))).counts);
   });
 
+  it('contentgen import in a log (not a terminal) writes a plain line per table to stderr, no bar', async () => {
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = built.database.url;
+    try {
+      const { code, stdout, stderr } = await runCli('import', models, '-o', built.dir, '--from', path.join(dir, 'strapi.db'), '--uploads', path.join(dir, 'uploads'), '--replace');
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/imported:\n(.|\n)*articles_tags_links +4\n/);
+      expect(stderr).not.toMatch(/[\r\u001b]/);
+      const lines = stderr.split('\n').filter((l) => / rows? \(\d+\.\d s/.test(l));
+      for (const table of ['files', 'articles', 'tags', 'up_users', 'articles_tags_links']) {
+        expect(lines.filter((l) => l.startsWith(`contentgen import: ${table}: `))).toHaveLength(1);
+      }
+      expect(lines).toContain(lines.find((l) => /^contentgen import: articles_tags_links: 4 rows \(\d+\.\d s\)$/.test(l)));
+      expect(stderr.indexOf('contentgen import: files: ')).toBeLessThan(stderr.indexOf('contentgen import: articles: '));
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
+  });
+
   it('refuses wrong usage with exit code 2', async () => {
     expect((await runCli('import')).code).toBe(2);
     const zone = await runCli('import', models, '-o', built.dir, '--time-zone', 'Mars/Olympus');
