@@ -9,21 +9,21 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadSchema } from '../pipeline.js';
 import type { Provider } from '../ir/scalars.js';
-import type { ScalarType, Schema } from '../ir/types.js';
+import type { Schema } from '../ir/types.js';
 import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
+import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
 import { silentProgress, type ImportProgress } from './progress.js';
 import { locateSource, openSource, type SourceLocation } from './source/locate.js';
 import type { NormalizedRow, StrapiAuthTables, StrapiSource } from './source/types.js';
-import { encodeValue } from './write/encode.js';
+import { encodeRows, encodeValue } from './write/encode.js';
 import { migrateServerDatabase, serverDatabase } from './write/server-target.js';
 import { openTarget, type TargetDatabase } from './write/target.js';
 import { UploadCopies } from './write/uploads.js';
@@ -62,13 +62,6 @@ export interface ImportResult {
 
 /** Tables the server rewrites at every start from its files: their rows do not make a target "not empty". */
 const serverOwnedTables = new Set(['_prisma_migrations', 'i18n_locale', 'up_roles', 'up_permissions', 'up_permissions_role_links', 'contentgen_component_ids']);
-
-interface AuthImport {
-  readonly tables: readonly { readonly table: string; readonly rows: readonly Record<string, unknown>[]; readonly types?: Readonly<Record<string, ScalarType>> }[];
-  readonly files: readonly { readonly path: string; readonly root: 'models' | 'server'; readonly kind: string; readonly content: string }[];
-  readonly problems: readonly { readonly table: string; readonly rows: readonly number[]; readonly message: string; readonly fix: string }[];
-  readonly notes: readonly string[];
-}
 
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const log = options.log ?? (() => {});
@@ -223,25 +216,19 @@ async function transfer(input: TransferInput) {
   // Users (and roles, tokens) before the links: relations may point at users.
   const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
   const auth = await importAuth(source, input.ir);
-  if (auth) {
-    // The server wrote roles and permissions at its first start; the imported roles replace them.
-    if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
-    for (const table of auth.tables) {
-      const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
-      progress.start(table.table, table.rows.length);
-      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, table.types?.[c], dialect))));
-      if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
-      progress.done(table.rows.length);
-    }
-    for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
-    files.push(...auth.files);
-    notes.push(...auth.notes);
-  } else {
-    notes.push('users, roles, API tokens and webhooks are not imported by this build of contentgen import; links to users are left out');
+  // The server wrote roles and permissions at its first start; the imported roles replace them.
+  if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
+  for (const table of auth.tables) {
+    const { columns, values } = encodeRows(table.rows, table.types, dialect);
+    progress.start(table.table, table.rows.length);
+    await write(table.table, columns, values);
+    if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
+    progress.done(table.rows.length);
   }
-  const usersImported = auth !== undefined;
+  for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
+  files.push(...auth.files);
+  notes.push(...auth.notes);
   for (const link of plan.links) {
-    if (!usersImported && (link.ownerTable.target === 'up_users' || link.targetTable.target === 'up_users')) continue;
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;
@@ -316,22 +303,14 @@ function localesFile(rows: readonly NormalizedRow[], defaultLocale: string): str
   return `${JSON.stringify({ defaultLocale: chosen, locales }, null, 2)}\n`;
 }
 
-interface AuthModule {
-  importAuth?: (tables: StrapiAuthTables, options: { ir: Schema }) => AuthImport;
-  /** The server's user columns and their types, the project's own attributes included. */
-  userColumnTypes?: (ir: Schema) => Record<string, ScalarType>;
-}
-
 /**
- * The users-permissions import (generator/import/auth/: pure functions of the rows read
- * here), when this build has it: loaded by path so that the content import stands without it.
+ * The users-permissions import (generator/import/auth/: pure functions of the rows read here).
+ * up_users is decoded by the server's user type, so attributes a project added to the user
+ * model (extensions/users-permissions) arrive typed like entries' values (a PostgreSQL/MySQL
+ * datetime read in the Strapi server's zone, a big integer exact, JSON parsed).
  */
-async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport | undefined> {
-  const entry = new URL('./auth/index.ts', import.meta.url);
-  if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry.pathname).href)) as AuthModule;
-  if (!module.importAuth) return undefined;
-  return module.importAuth(await readAuthTables(source, module.userColumnTypes?.(ir) ?? {}), { ir });
+async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport> {
+  return planAuth(await readAuthTables(source, userColumnTypes(ir)), { ir });
 }
 
 /** Rows of a Strapi table (what a progress bar counts to). */
