@@ -228,6 +228,10 @@ async function transfer(input: TransferInput) {
   for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
   files.push(...auth.files);
   notes.push(...auth.notes);
+  if (tables.has('strapi_workflows')) {
+    const workflows = await rowCount(source, 'strapi_workflows');
+    if (workflows) notes.push(`strapi_workflows: ${workflows} review workflow(s) not imported: contentgen has no review workflows (entries keep their draft or published state; their review stages are dropped)`);
+  }
   for (const link of plan.links) {
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.

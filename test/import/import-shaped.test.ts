@@ -130,6 +130,7 @@ describe('the command', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/would import:\n(.|\n)*articles_tags_links +4\n/);
     expect(stdout).toMatch(/note: files_related_morphs: links a file to api::gone.gone.image/);
+    expect(stdout).toMatch(/contentgen import: strapi_workflows: 1 review workflow\(s\) not imported/);
     expect(before.counts).toEqual((await runImport(options({ dryRun: true }))).counts);
   });
 
