@@ -3,7 +3,7 @@
  * (role type → granted actions) is the policy the build compiles in, and at every start the
  * server rewrites up_roles/up_permissions to match it (templates/runtime/auth/sync.ts). So
  * Strapi's up_permissions become `permissions.json`, and up_roles rows are written with
- * Strapi's ids (so user links can be copied as they are) and the names the sync would give
+ * Strapi's ids (so user links can be copied as they are) and the names permissions.json gives
  * them, which leaves the sync nothing to rename; it adds the permissions at the first start.
  *
  * A role whose name or description is not the one contentgen would give its type (every custom
