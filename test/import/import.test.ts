@@ -2,8 +2,10 @@
  * `contentgen import` on databases Strapi 4.26.2 itself wrote (fixtures/strapi-data, recorded
  * with Strapi's REST answers: test/import/recorder). Each recorded Strapi database (SQLite,
  * PostgreSQL, MariaDB) is restored into a Strapi project folder, imported into a server built
- * from the same project on this run's database (CG_TEST_DB), and the server, started outside
- * the repository's code paths, must answer every recorded REST request as Strapi did.
+ * from the same project on this run's database (CG_TEST_DB), built again (it takes the
+ * permissions.json and locales.json the import wrote), and the server, started outside the
+ * repository's code paths, must answer every recorded REST and GraphQL request as Strapi did,
+ * with Strapi's API tokens and user JWT; the original passwords log in.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
