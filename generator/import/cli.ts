@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { formatProblem } from './check/problems.js';
 import { runImport } from './import.js';
+import { importProgress } from './progress.js';
 import { isTimeZone } from './source/decode.js';
 
 export const importHelp = `Usage: contentgen import <strapi-project> -o <server-dir> [options]
@@ -67,18 +68,25 @@ export async function importMain(args: string[], out: NodeJS.WritableStream, err
     err.write(`contentgen import: --time-zone "${values['time-zone']}" is not an IANA time zone (e.g. Europe/Paris, UTC)\n`);
     return 2;
   }
-  const result = await runImport({
-    project: positionals[0]!,
-    serverDir: values.out!,
-    ...(values.from ? { from: values.from } : {}),
-    ...(values.uploads ? { uploads: values.uploads } : {}),
-    ...(values['time-zone'] ? { timeZone: values['time-zone'] } : {}),
-    dryRun: values['dry-run']!,
-    replace: values.replace!,
-    skipInvalid: values['skip-invalid']!,
-    log: (line) => err.write(`contentgen import: ${line}\n`),
-  });
-  if (process.stderr.isTTY) err.write('\r\u001b[K');
+  // A bar per table on a terminal, plain lines in a log (stderr: stdout keeps the summary).
+  const progress = importProgress(err as NodeJS.WritableStream & { isTTY?: boolean }, { prefix: 'contentgen import: ' });
+  let result;
+  try {
+    result = await runImport({
+      project: positionals[0]!,
+      serverDir: values.out!,
+      ...(values.from ? { from: values.from } : {}),
+      ...(values.uploads ? { uploads: values.uploads } : {}),
+      ...(values['time-zone'] ? { timeZone: values['time-zone'] } : {}),
+      dryRun: values['dry-run']!,
+      replace: values.replace!,
+      skipInvalid: values['skip-invalid']!,
+      log: (line) => progress.log(`contentgen import: ${line}`),
+      progress,
+    });
+  } finally {
+    progress.stop();
+  }
   const verb = values['dry-run'] ? 'would import' : result.ok ? 'imported' : 'read';
   if (result.counts.size) {
     out.write(`contentgen import: ${verb}:\n`);

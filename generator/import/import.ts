@@ -9,22 +9,23 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadSchema } from '../pipeline.js';
 import type { Provider } from '../ir/scalars.js';
-import type { ScalarType, Schema } from '../ir/types.js';
+import type { Schema } from '../ir/types.js';
 import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
+import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
+import { silentProgress, type ImportProgress } from './progress.js';
 import { archiveFormat, type ArchiveFormat } from './source/archive/format.js';
 import { stageArchive } from './source/archive/stage.js';
 import { locateSource, openSource, type DatabaseLocation } from './source/locate.js';
 import type { NormalizedRow, StrapiAuthTables, StrapiSource } from './source/types.js';
-import { encodeValue } from './write/encode.js';
+import { encodeRows, encodeValue } from './write/encode.js';
 import { migrateServerDatabase, serverDatabase } from './write/server-target.js';
 import { openTarget, type TargetDatabase } from './write/target.js';
 import { UploadCopies } from './write/uploads.js';
@@ -45,6 +46,8 @@ export interface ImportOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Progress and summary lines. */
   readonly log?: (line: string) => void;
+  /** Rows written per table as they go (the CLI's bar or lines; nothing by default). */
+  readonly progress?: ImportProgress;
 }
 
 export interface ImportResult {
@@ -61,13 +64,6 @@ export interface ImportResult {
 
 /** Tables the server rewrites at every start from its files: their rows do not make a target "not empty". */
 const serverOwnedTables = new Set(['_prisma_migrations', 'i18n_locale', 'up_roles', 'up_permissions', 'up_permissions_role_links', 'contentgen_component_ids']);
-
-interface AuthImport {
-  readonly tables: readonly { readonly table: string; readonly rows: readonly Record<string, unknown>[]; readonly types?: Readonly<Record<string, ScalarType>> }[];
-  readonly files: readonly { readonly path: string; readonly root: 'models' | 'server'; readonly kind: string; readonly content: string }[];
-  readonly problems: readonly { readonly table: string; readonly rows: readonly number[]; readonly message: string; readonly fix: string }[];
-  readonly notes: readonly string[];
-}
 
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const log = options.log ?? (() => {});
@@ -193,6 +189,7 @@ interface TransferInput {
 
 async function transfer(input: TransferInput) {
   const { source, target, plan, options, dialect, log } = input;
+  const progress = options.progress ?? silentProgress;
   const problems = new ProblemLog();
   const notes: string[] = [];
   const counts = new Map<string, number>();
@@ -218,51 +215,61 @@ async function transfer(input: TransferInput) {
     // The server writes its locales at start and keeps rows it finds by code: Strapi's replace them (ids, timestamps).
     if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
     const duplicates = await duplicateUniques(source, entry, problems);
+    progress.start(entry.targetTable, await rowCount(source, entry.sourceTable));
     for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
       if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);
       await write(entry.targetTable, batch.columns, batch.rows);
-      progress(entry.targetTable, counts.get(entry.targetTable) ?? 0);
+      progress.update(counts.get(entry.targetTable) ?? 0);
     }
+    progress.done(counts.get(entry.targetTable) ?? 0);
     sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
   }
   // Users (and roles, tokens) before the links: relations may point at users.
   const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
   const auth = await importAuth(source, input.ir);
-  if (auth) {
-    // The server wrote roles and permissions at its first start; the imported roles replace them.
-    if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
-    for (const table of auth.tables) {
-      const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
-      await write(table.table, columns, table.rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as never, table.types?.[c], dialect))));
-      if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
-    }
-    for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
-    files.push(...auth.files);
-    notes.push(...auth.notes);
-  } else {
-    notes.push('users, roles, API tokens and webhooks are not imported by this build of contentgen import; links to users are left out');
+  // The server wrote roles and permissions at its first start; the imported roles replace them.
+  if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
+  for (const table of auth.tables) {
+    const { columns, values } = encodeRows(table.rows, table.types, dialect);
+    progress.start(table.table, table.rows.length);
+    await write(table.table, columns, values);
+    if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
+    progress.done(table.rows.length);
   }
-  const usersImported = auth !== undefined;
+  for (const p of auth.problems) problems.add({ level: 'error', table: p.table, kind: 'users-permissions', rows: p.rows, message: p.message, fix: p.fix });
+  files.push(...auth.files);
+  notes.push(...auth.notes);
+  if (tables.has('strapi_workflows')) {
+    const workflows = await rowCount(source, 'strapi_workflows');
+    if (workflows) notes.push(`strapi_workflows: ${workflows} review workflow(s) not imported: contentgen has no review workflows (entries keep their draft or published state; their review stages are dropped)`);
+  }
   for (const link of plan.links) {
-    if (!usersImported && (link.ownerTable.target === 'up_users' || link.targetTable.target === 'up_users')) continue;
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;
     const toRows = (rows: readonly LinkRow[]) => rows.map((r) => [link.kind === 'media' ? ++nextId : r.id, r.owner, r.target, r.order, r.inverseOrder]);
+    const written = () => counts.get(link.target.table) ?? 0;
+    progress.start(link.target.table, await linkCount(source, tables, link));
     if (link.kind === 'localizations') {
       await write(link.target.table, ['id', ...columns], toRows(await localizationLinks(source, tables, link, problems)));
     } else {
-      for await (const batch of readLinks(source, tables, link, problems)) await write(link.target.table, ['id', ...columns], toRows(batch));
+      for await (const batch of readLinks(source, tables, link, problems)) {
+        await write(link.target.table, ['id', ...columns], toRows(batch));
+        progress.update(written());
+      }
     }
-    progress(link.target.table, counts.get(link.target.table) ?? 0);
+    progress.done(written());
   }
   await reportOrphanMorphs(source, tables, plan.links, problems);
   for (const morph of plan.morphTables) {
     if (!tables.has(morph.source.table)) continue;
+    progress.start(morph.target.table, await rowCount(source, morph.source.table));
     for await (const batch of source.rows({ table: morph.source.table }, {})) {
       const columns = Object.keys(batch[0] ?? {});
       await write(morph.target.table, columns, batch.map((r) => columns.map((c) => encodeValue(r[c] ?? null, undefined, dialect))));
+      progress.update(counts.get(morph.target.table) ?? 0);
     }
+    progress.done(counts.get(morph.target.table) ?? 0);
   }
 
   const componentIds = new Map<string, number>();
@@ -311,30 +318,25 @@ function localesFile(rows: readonly NormalizedRow[], defaultLocale: string): str
   return `${JSON.stringify({ defaultLocale: chosen, locales }, null, 2)}\n`;
 }
 
-interface AuthModule {
-  importAuth?: (tables: StrapiAuthTables, options: { ir: Schema }) => AuthImport;
-  /** The server's user columns and their types, the project's own attributes included. */
-  userColumnTypes?: (ir: Schema) => Record<string, ScalarType>;
-}
-
 /**
- * The users-permissions import (generator/import/auth/: pure functions of the rows read
- * here), when this build has it: loaded by path so that the content import stands without it.
+ * The users-permissions import (generator/import/auth/: pure functions of the rows read here).
+ * up_users is decoded by the server's user type, so attributes a project added to the user
+ * model (extensions/users-permissions) arrive typed like entries' values (a PostgreSQL/MySQL
+ * datetime read in the Strapi server's zone, a big integer exact, JSON parsed).
  */
-async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport | undefined> {
-  const entry = new URL('./auth/index.ts', import.meta.url);
-  if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry.pathname).href)) as AuthModule;
-  if (!module.importAuth) return undefined;
-  return module.importAuth(await readAuthTables(source, module.userColumnTypes?.(ir) ?? {}), { ir });
+async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport> {
+  return planAuth(await readAuthTables(source, userColumnTypes(ir)), { ir });
 }
 
-let lastProgress = 0;
-/** Rows so far of the table being written, on one terminal line (a terminal only). */
-function progress(table: string, rows: number): void {
-  if (!process.stderr.isTTY) return;
-  const now = Date.now();
-  if (now - lastProgress < 200) return;
-  lastProgress = now;
-  process.stderr.write(`\r  ${table}: ${rows} rows\u001b[K`);
+/** Rows of a Strapi table (what a progress bar counts to). */
+async function rowCount(source: StrapiSource, table: string, where = '', params: readonly unknown[] = []): Promise<number> {
+  const rows = await all(source.select(`SELECT COUNT(*) AS n FROM ${source.quote(table)}${where}`, params, {}));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Strapi's link rows a link plan reads: its link table, or its type and field's files_related_morphs rows. */
+async function linkCount(source: StrapiSource, tables: ReadonlySet<string>, link: LinkPlan): Promise<number> {
+  if (link.kind !== 'media') return tables.has(link.source.table) ? rowCount(source, link.source.table) : 0;
+  if (!tables.has('files_related_morphs')) return 0;
+  return rowCount(source, 'files_related_morphs', ` WHERE related_type = ? AND field = ?`, [link.uid, link.attribute]);
 }

@@ -35,6 +35,7 @@ import type {
   MorphKind,
   MorphTableStorage,
   Permissions,
+  RoleNames,
   Provider,
   RelationKind,
   ScalarAttribute,
@@ -68,6 +69,7 @@ export function buildIr(loaded: LoadedModels, provider: Provider): import('./typ
     contentTypes,
     components,
     permissions: buildPermissions(models.permissions?.json),
+    ...roleNamesOf(models.permissions?.json),
     provider,
     customActions,
     i18n: i18nSettings(models.locales),
@@ -456,14 +458,30 @@ function builtIn(
   };
 }
 
+/** A role of permissions.json: its actions, or its own name and description with them. */
+type PermissionsEntry = readonly string[] | { readonly name?: string; readonly description?: string; readonly actions: readonly string[] };
+
 function buildPermissions(json: unknown): Permissions {
   const roles: Record<string, string[]> = { public: [], authenticated: [] };
   if (json && typeof json === 'object') {
-    for (const [role, actions] of Object.entries(json as Record<string, string[]>)) {
-      roles[role] = [...new Set(actions)].sort(compareStrings);
+    for (const [role, entry] of Object.entries(json as Record<string, PermissionsEntry>)) {
+      roles[role] = [...new Set(Array.isArray(entry) ? entry : (entry as Exclude<PermissionsEntry, readonly string[]>).actions)].sort(compareStrings);
     }
   }
   return Object.fromEntries(Object.entries(roles).sort(([a], [b]) => compareStrings(a, b)));
+}
+
+/** The names and descriptions permissions.json gives roles (the others are named after their type); absent when none. */
+function roleNamesOf(json: unknown): { roleNames?: RoleNames } {
+  const names: Record<string, { name?: string; description?: string }> = {};
+  if (json && typeof json === 'object') {
+    for (const [role, entry] of Object.entries(json as Record<string, PermissionsEntry>)) {
+      if (Array.isArray(entry)) continue;
+      const { name, description } = entry as Exclude<PermissionsEntry, readonly string[]>;
+      names[role] = { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+    }
+  }
+  return Object.keys(names).length ? { roleNames: names } : {};
 }
 
 /** Copies only the options that are set, so the IR has no `undefined` members. */

@@ -238,12 +238,17 @@ export interface Component {
 /** Role type → granted action strings, as in permissions.json. Sorted. */
 export type Permissions = Readonly<Record<string, readonly string[]>>;
 
+/** Role type → the name and description permissions.json gives it (`{ name, description, actions }`). */
+export type RoleNames = Readonly<Record<string, { readonly name?: string; readonly description?: string }>>;
+
 export interface Schema {
   /** Sorted by uid. */
   readonly contentTypes: readonly ContentType[];
   /** Sorted by uid. */
   readonly components: readonly Component[];
   readonly permissions: Permissions;
+  /** Absent or empty: every role is named after its type (catalog.ts roleIdentity). */
+  readonly roleNames?: RoleNames;
   readonly provider: Provider;
   /** Custom route actions by content type uid (src/api/<name>.ts), in the policy table. */
   readonly customActions: Readonly<Record<string, readonly string[]>>;

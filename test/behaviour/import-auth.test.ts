@@ -1,8 +1,9 @@
 /**
  * After `contentgen import`'s users-permissions part (generator/import/auth/), the people and
- * programs that used a Strapi project still get in: a database Strapi 4.26.2 wrote (recorded
- * by the import-fixtures set `import`, fixtures/strapi-data/import), read, planned by
- * importAuth, its rows written into the built server's database (the run's provider) and its
+ * programs that used a Strapi project still get in: a database Strapi 4.26.2 wrote (the
+ * recorded set `import`, fixtures/strapi-data/import, on each database it was recorded on), read
+ * by the import's own reader (`readAuthTables`), planned by importAuth, its rows written into
+ * the built server's database (the run's provider) by the import's writer and its
  * permissions.json built in. Then, on the real server over HTTP:
  *
  * - the original passwords log in (Strapi's bcryptjs `$2a$` hashes), a blocked user is refused;
@@ -10,105 +11,126 @@
  * - the original API tokens work with their type's rights (same API_TOKEN_SALT), a custom
  *   token with exactly its actions;
  * - a custom role keeps its users and its permissions;
+ * - attributes the project added to the user model (extensions/users-permissions) arrive typed as
+ *   the server's user type says: a date, a big integer above 2^53, a boolean, a datetime (local
+ *   wall time on PostgreSQL/MariaDB), JSON and a decimal. Strapi's recording has none: they are
+ *   added to the restored database as Strapi's DDL makes them (storage reference §3.1);
  * - the server starts on src/config.imported.ts (settings, webhooks) adopted as its header says.
- *
- * The Strapi database is read from its SQLite recording (the PostgreSQL and MariaDB ones need
- * import-core's readers). Skipped where the recorded data set is absent; CG_STRAPI_DATA points
- * at another copy of fixtures/strapi-data.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importAuth, type AuthImport, type StrapiAuthTables } from '../../generator/import/auth/index.js';
-import type { NormalizedRow } from '../../generator/import/source/types.js';
+import { importAuth, userColumnTypes, type AuthImport } from '../../generator/import/auth/index.js';
+import { readAuthTables } from '../../generator/import/source/auth-tables.js';
+import { locateSource, openSource } from '../../generator/import/source/locate.js';
+import { encodeRows } from '../../generator/import/write/encode.js';
+import { migrateServerDatabase, serverDatabase } from '../../generator/import/write/server-target.js';
+import { openTarget } from '../../generator/import/write/target.js';
 import { buildIr } from '../../generator/ir/build-ir.js';
 import { loadModels } from '../../generator/load/load-models.js';
 import { resolveInput } from '../../generator/load/load-project.js';
-import type { TestDatabase } from '../helpers/databases.js';
+import { probe, testProvider } from '../helpers/databases.js';
 import { client } from '../helpers/http.js';
-import { fixturesDir, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, startServer, tokenCli, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import {
+  loadStrapiAnswers,
+  loadStrapiSecrets,
+  providerOfDialect,
+  queryStrapiDatabase,
+  restoreStrapiProject,
+  strapiAnswer,
+  strapiDialects,
+  type RestoredStrapiProject,
+  type StrapiDialect,
+} from '../helpers/strapi-data.js';
 
-const dataDir = path.join(process.env.CG_STRAPI_DATA ?? path.join(fixturesDir, 'strapi-data'), 'import');
-const recorded = existsSync(path.join(dataDir, 'sqlite.sql'));
+/** The project's own user attributes: a type each that is not a string. */
+const userExtension = {
+  kind: 'collectionType',
+  collectionName: 'up_users',
+  info: { name: 'user', description: '', singularName: 'user', pluralName: 'users', displayName: 'User' },
+  attributes: {
+    birthday: { type: 'date' },
+    karma: { type: 'biginteger' },
+    newsletter: { type: 'boolean', default: false },
+    lastSeenAt: { type: 'datetime' },
+    prefs: { type: 'json' },
+    score: { type: 'decimal' },
+  },
+};
 
-interface Secrets {
-  env: { JWT_SECRET: string; API_TOKEN_SALT: string };
-  dialects: { sqlite: { apiTokens: { name: string; type: string; accessKey: string; expiresAt: string | null }[]; users: { username: string; password: string; id: number; role: string; blocked: boolean }[]; userJwt: { id: number; jwt: string } } };
-}
+/** Their columns as Strapi 4.26.2 makes them on each database (storage reference §3.1). */
+const userExtensionDdl: Record<StrapiDialect, string[]> = {
+  sqlite: ['birthday date', 'karma bigint', 'newsletter boolean', 'last_seen_at datetime', 'prefs json', 'score float'].map((c) => `ALTER TABLE up_users ADD COLUMN ${c}`),
+  postgres: ['ALTER TABLE up_users ADD COLUMN birthday date, ADD COLUMN karma bigint, ADD COLUMN newsletter boolean, ADD COLUMN last_seen_at timestamp(6) without time zone, ADD COLUMN prefs jsonb, ADD COLUMN score numeric(10,2)'],
+  mariadb: ['ALTER TABLE up_users ADD COLUMN birthday date, ADD COLUMN karma bigint(20), ADD COLUMN newsletter tinyint(1), ADD COLUMN last_seen_at datetime(6), ADD COLUMN prefs json, ADD COLUMN score decimal(10,2)'],
+};
 
-/** Every row of the tables importAuth reads, from the SQLite database Strapi wrote. */
-function readStrapiTables(db: BetterSqlite3.Database): StrapiAuthTables {
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-  const all = (table: string) => (tables.has(table) ? (db.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as NormalizedRow[]) : []);
-  const count = (table: string) => (tables.has(table) ? Number((db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n) : 0);
-  // As import-core's reader normalizes them: SQLite keeps datetimes as epoch milliseconds.
-  const dates = (rows: NormalizedRow[]) =>
-    rows.map((row): NormalizedRow => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, /_at$/.test(k) && typeof v === 'number' ? new Date(v) : v])));
-  return {
-    users: dates(all('up_users')),
-    roles: dates(all('up_roles')),
-    permissions: dates(all('up_permissions')),
-    permissionRoleLinks: all('up_permissions_role_links'),
-    userRoleLinks: all('up_users_role_links'),
-    apiTokens: dates(all('strapi_api_tokens')),
-    apiTokenPermissions: dates(all('strapi_api_token_permissions')),
-    apiTokenPermissionLinks: all('strapi_api_token_permissions_token_links'),
-    webhooks: all('strapi_webhooks'),
-    coreStore: all('strapi_core_store_settings'),
-    adminUserCount: count('admin_users'),
-    transferTokenCount: count('strapi_transfer_tokens'),
-    releases: dates(all('strapi_releases')),
-  };
-}
+/**
+ * Alice's values, as Strapi writes them: SQLite datetimes in epoch milliseconds, PostgreSQL and
+ * MariaDB ones in the Strapi process's wall time (Europe/Paris: 09:30Z is 10:30).
+ */
+const aliceValues: Record<StrapiDialect, string> = {
+  sqlite: `birthday = '1990-05-17', karma = 9007199254740993, newsletter = 1, last_seen_at = ${Date.parse('2024-01-15T09:30:00.000Z')}, prefs = '{"theme":"dark","n":2}', score = 12.5`,
+  postgres: `birthday = '1990-05-17', karma = 9007199254740993, newsletter = true, last_seen_at = '2024-01-15 10:30:00', prefs = '{"theme":"dark","n":2}', score = 12.5`,
+  mariadb: `birthday = '1990-05-17', karma = 9007199254740993, newsletter = 1, last_seen_at = '2024-01-15 10:30:00', prefs = '{"theme":"dark","n":2}', score = 12.5`,
+};
 
-/** Writes planned rows with plain INSERTs (what import-core's writer does in its transaction). */
-async function insertRows(db: TestDatabase, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-  const encode = (value: unknown) => {
-    if (value instanceof Date) return db.datetime(value);
-    if (typeof value === 'boolean' && db.provider === 'sqlite') return value ? 1 : 0;
-    if (typeof value === 'bigint') return Number(value);
-    if (value !== null && typeof value === 'object') return JSON.stringify(value);
-    return value;
-  };
-  for (const row of rows) {
-    const columns = Object.keys(row);
-    await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, columns.map((c) => encode(row[c])));
-  }
-}
+/** What the server answers for them (Strapi's REST forms: a big integer as its digits, a decimal as a number). */
+const aliceAnswered = { birthday: '1990-05-17', karma: '9007199254740993', newsletter: true, lastSeenAt: '2024-01-15T09:30:00.000Z', prefs: { theme: 'dark', n: 2 }, score: 12.5 };
+const nobodyAnswered = { birthday: null, karma: null, newsletter: null, lastSeenAt: null, prefs: null, score: null };
 
-describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and API tokens keep working', () => {
-  let secrets: Secrets;
+const available = Object.fromEntries(await Promise.all(strapiDialects.map(async (d) => [d, (await probe(providerOfDialect[d])).ok] as const))) as Record<StrapiDialect, boolean>;
+const dialects = ((process.env.CG_IMPORT_SOURCES?.split(',') as StrapiDialect[] | undefined) ?? strapiDialects).filter((d) => available[d]);
+
+describe.each(dialects)('a Strapi 4.26.2 database (%s) imported: logins, JWTs, API tokens and user attributes keep working', (dialect) => {
+  const secrets = loadStrapiSecrets('import');
+  const own = secrets.dialects[dialect]!;
+  let project: RestoredStrapiProject;
   let plan: AuthImport;
   let built: BuiltServer;
   let server: RunningServer;
   let api: ReturnType<typeof client>;
   /** What the server runs with: Strapi's secrets and the imported webhook headers. */
   let env: Record<string, string>;
-  const token = (type: string) => secrets.dialects.sqlite.apiTokens.find((t) => t.type === type)!.accessKey;
+  const token = (type: string) => own.apiTokens.find((t) => t.type === type)!.accessKey;
 
   beforeAll(async () => {
-    secrets = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as Secrets;
-    const strapi = new BetterSqlite3(':memory:');
-    strapi.exec(readFileSync(path.join(dataDir, 'sqlite.sql'), 'utf8'));
-    const tables = readStrapiTables(strapi);
-    strapi.close();
+    // The Strapi project with the user model extended, and its database with those columns.
+    project = await restoreStrapiProject('import', dialect);
+    const extension = path.join(project.dir, 'src/extensions/users-permissions/content-types/user/schema.json');
+    await mkdir(path.dirname(extension), { recursive: true });
+    await writeFile(extension, JSON.stringify(userExtension, null, 2));
+    for (const statement of [...userExtensionDdl[dialect], `UPDATE up_users SET ${aliceValues[dialect]} WHERE id = 1`]) await queryStrapiDatabase(project, statement);
 
-    // The Strapi project, as `contentgen build` reads it, with the permissions.json the import wrote.
-    const project = path.join(await tempDir('import-auth-project'), 'project');
-    await mkdir(project);
-    for (const entry of ['package.json', 'config', 'src']) await cp(path.join(dataDir, entry), path.join(project, entry), { recursive: true });
-    const input = await resolveInput(project);
+    // Read as the import reads it, the user table by the server's user type.
+    const input = await resolveInput(project.dir);
     const loaded = await loadModels(input.modelsDir, input.plugins);
-    plan = importAuth(tables, { ir: buildIr({ ...loaded, ...(input.project ? { project: input.project } : {}) }, 'sqlite') });
+    const ir = buildIr({ ...loaded, ...(input.project ? { project: input.project } : {}) }, testProvider());
+    const location = locateSource(project.dir, undefined, {});
+    if (typeof location === 'string' || location.dialect === 'archive') throw new Error(`not a database: ${JSON.stringify(location)}`);
+    const source = openSource(location, secrets.timeZone);
+    try {
+      plan = importAuth(await readAuthTables(source, userColumnTypes(ir)), { ir });
+    } finally {
+      await source.close();
+    }
+    // permissions.json beside the models the build reads.
     for (const file of plan.files.filter((f) => f.root === 'models')) await writeFile(path.join(input.modelsDir, file.path), file.content);
 
-    built = await buildModels(project, 'import-auth');
-    // The server's tables, made by its migrations (the token CLI applies them, writes nothing else).
-    await tokenCli(built.dir, ['list']);
-    for (const { table, rows } of plan.tables) await insertRows(built.database, table, rows);
+    built = await buildModels(project.dir, `import-auth-${dialect}`);
+    // The server's tables, made by its migrations, then the planned rows by the import's writer.
+    const database = await serverDatabase(built.dir, { DATABASE_URL: built.database.url });
+    await migrateServerDatabase(built.dir, database);
+    const target = await openTarget(database.url, built.dir);
+    try {
+      for (const table of plan.tables) {
+        const { columns, values } = encodeRows(table.rows, table.types, database.provider);
+        if (values.length) await target.insert(table.table, columns, values);
+      }
+    } finally {
+      await target.close();
+    }
     // The settings and webhooks module, adopted in src/config.ts as its header says; the webhook
     // header values it reads from the environment, from the secrets file.
     env = { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT };
@@ -134,6 +156,7 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
   afterAll(async () => {
     await server?.stop();
     await built?.cleanup();
+    await project?.cleanup();
   });
 
   it('plans without problems and says what has no home', () => {
@@ -143,7 +166,7 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
   });
 
   it('logs in with the original passwords; a blocked user stays blocked', async () => {
-    for (const user of secrets.dialects.sqlite.users) {
+    for (const user of own.users) {
       const res = await api.post('/api/auth/local', { identifier: user.username, password: user.password });
       if (user.blocked) {
         expect(res.status).toBe(400);
@@ -157,15 +180,15 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
     expect((await api.post('/api/auth/local', { identifier: 'alice', password: 'wrong-password' })).status).toBe(400);
   });
 
-  it("accepts the JWT Strapi issued, and /api/users/me answers as Strapi's did", async () => {
-    const answers = JSON.parse(readFileSync(path.join(dataDir, 'answers.sqlite.json'), 'utf8')) as { requests: { name: string; answer: unknown }[] };
-    const strapiAnswer = (name: string) => answers.requests.find((r) => r.name === name)!.answer;
-    const { jwt } = secrets.dialects.sqlite.userJwt;
-    const me = await api.get('/api/users/me', bearer(jwt));
+  it("accepts the JWT Strapi issued, and /api/users/me answers as Strapi's did, with the project's own attributes typed", async () => {
+    const answers = loadStrapiAnswers('import', dialect);
+    const me = await api.get('/api/users/me', bearer(own.userJwt.jwt));
     expect(me.status).toBe(200);
-    expect(me.body).toEqual(strapiAnswer('users.me'));
-    const withRole = await api.get('/api/users/me?populate[0]=role', bearer(jwt));
-    expect(withRole.body).toEqual(strapiAnswer('users.me.role'));
+    expect(me.body).toEqual({ ...strapiAnswer(answers, 'users.me').answer, ...aliceAnswered });
+    const withRole = await api.get('/api/users/me?populate[0]=role', bearer(own.userJwt.jwt));
+    expect(withRole.body).toEqual({ ...strapiAnswer(answers, 'users.me.role').answer, ...aliceAnswered });
+    const bob = await api.get('/api/users/2', bearer(token('full-access')));
+    expect(bob.body).toMatchObject({ username: 'bob', ...nobodyAnswered });
   });
 
   it('accepts the original API tokens with the rights of their type', async () => {
@@ -189,12 +212,13 @@ describe.skipIf(!recorded)('a Strapi 4.26.2 database imported: logins, JWTs and 
   it('lists the imported tokens with their type, permissions and expiry', async () => {
     const { stdout } = await tokenCli(built.dir, ['list', '--json'], env);
     const listed = JSON.parse(stdout) as { name: string; type: string; permissions: string[]; expiresAt: string | null }[];
-    expect(listed.map((t) => [t.name, t.type, t.expiresAt])).toEqual(secrets.dialects.sqlite.apiTokens.map((t) => [t.name, t.type, t.expiresAt]));
-    expect(listed.find((t) => t.type === 'custom')!.permissions).toEqual(['api::tag.tag.find', 'api::tag.tag.findOne', 'api::article.article.find', 'api::tag.tag.create']);
+    expect(listed.map((t) => [t.name, t.type, t.expiresAt])).toEqual(own.apiTokens.map((t) => [t.name, t.type, t.expiresAt]));
+    // Strapi creates a token's permissions at once: their order differs between recordings.
+    expect([...listed.find((t) => t.type === 'custom')!.permissions].sort()).toEqual(['api::article.article.find', 'api::tag.tag.create', 'api::tag.tag.find', 'api::tag.tag.findOne']);
   });
 
   it("gives a custom role's users its permissions", async () => {
-    const bob = secrets.dialects.sqlite.users.find((u) => u.role === 'editor')!;
+    const bob = own.users.find((u) => u.role === 'editor')!;
     const { body } = await api.post('/api/auth/local', { identifier: bob.username, password: bob.password });
     const editor = client(server.url, bearer(body.jwt));
     expect((await editor.post('/api/tags', { data: { name: 'made-by-an-editor' } })).status).toBe(200);

@@ -140,6 +140,23 @@ describe('model validation', () => {
     ]);
   });
 
+  it('takes a role with a name and description of its own ({ name, description, actions }), its actions checked the same', async () => {
+    const errors = await errorsOf({
+      'article.json': article({}),
+      'permissions.json': {
+        editor: { name: 'Editor', description: 'Role editor', actions: ['api::article.article.find'] },
+        reviewer: { name: 3, actions: ['api::article.article.fnd'], colour: 'red' },
+        writer: { name: 'Writer' },
+      },
+    });
+    expect(errors).toEqual([
+      'permissions.json /reviewer/colour: role "reviewer": unknown key "colour" (name, description, actions)',
+      'permissions.json /reviewer/name: role "reviewer": name must be a string',
+      'permissions.json /reviewer/actions/0: role "reviewer": unknown action "fnd" in "api::article.article.fnd" (one of find, findOne, create, update, delete, or a custom route\'s handler declared in src/api). Did you mean "find"?',
+      'permissions.json /writer/actions: role "writer": expected a list of action strings',
+    ]);
+  });
+
   it('rejects plugin actions that do not exist, with a suggestion', async () => {
     const errors = await errorsOf({
       'article.json': article({}),

@@ -185,6 +185,43 @@ export async function restoreStrapiDatabase(set: StrapiDataSet, dialect: StrapiD
   return { dialect, url: url.toString(), name, cleanup: drop };
 }
 
+/** Rows of one statement on a restored database (identifiers in double quotes, no parameters; a write answers none). */
+export async function queryStrapiDatabase(db: RestoredStrapiDatabase, sql: string): Promise<Record<string, unknown>[]> {
+  if (db.dialect === 'sqlite') {
+    const conn = new BetterSqlite3(db.url);
+    try {
+      const statement = conn.prepare(sql);
+      return statement.reader ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
+    } finally {
+      conn.close();
+    }
+  }
+  if (db.dialect === 'postgres') {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const url = new URL(db.url);
+  const conn = await mariadb.createConnection({
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: db.name,
+    initSql: "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')",
+  });
+  try {
+    const rows = await conn.query(sql);
+    return Array.isArray(rows) ? rows : [];
+  } finally {
+    await conn.end();
+  }
+}
+
 export interface RestoredStrapiProject extends RestoredStrapiDatabase {
   /** The Strapi project folder: package.json, config/, src/, .env, public/uploads, .tmp/data.db. */
   dir: string;

@@ -5,13 +5,17 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
-import { bearer, startServer, type RunningServer } from '../helpers/server.js';
+import { bearer, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 import type { RecordedRequest, StrapiDialect, StrapiSecrets } from '../helpers/strapi-data.js';
 
-/** Recorded requests the comparison covers: every REST read (public, with an original API token or user JWT). */
+/**
+ * Recorded requests the comparison covers: every REST read and every GraphQL query (public,
+ * with an original API token or the original user JWT).
+ */
 export function comparable(r: RecordedRequest): boolean {
-  return r.method === 'GET' && r.path.startsWith('/api/');
+  return (r.method === 'GET' && r.path.startsWith('/api/')) || (r.method === 'POST' && r.path === '/graphql');
 }
 
 /**
@@ -23,9 +27,7 @@ export function comparable(r: RecordedRequest): boolean {
  *  - a morph relation's target: Strapi shows its private attributes, contentgen does not.
  *  - a time: Strapi on PostgreSQL answers the database's text (`10:30:00`), contentgen `10:30:00.000`.
  *  - `/api/upload/files` without a sort: Strapi answers in the database's physical order (an
- *    updated row last on PostgreSQL), contentgen by id: compared by id.
- *  - a custom role's description: contentgen's (`Role "editor" declared in permissions.json.`),
- *    as permissions.json declares roles (the auth import's notes say so); roles listed by id.
+ *    updated row last on PostgreSQL), contentgen by id: compared by id; roles listed by id.
  */
 export function comparableBody(value: unknown, dialect: StrapiDialect, key = '', depth = 0): unknown {
   if (typeof value === 'string' && dialect === 'sqlite' && /^-?\d{16,}$/.test(value)) return Number(value);
@@ -35,10 +37,8 @@ export function comparableBody(value: unknown, dialect: StrapiDialect, key = '',
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    const role = 'type' in value && 'description' in value && 'name' in value;
     for (const [k, v] of Object.entries(value)) {
       if ((key === 'subject' || key === 'items') && k === 'secret') continue;
-      if (role && k === 'description' && !['public', 'authenticated'].includes(String((value as { type: unknown }).type))) continue;
       if (k === 'roles' && Array.isArray(v)) {
         out[k] = comparableBody([...v].sort((a, b) => a.id - b.id), dialect, k, depth + 1);
         continue;
@@ -72,14 +72,37 @@ export function wholeGroupsAsStrapiSaw(ours: unknown, strapi: unknown, key = '')
 }
 
 /**
- * Starts the server an import wrote into, with Strapi's secrets (token hashes and user JWTs
- * need them) and a populate depth as deep as the recorded requests (Strapi answered populates
- * nested deeper than contentgen's default limit, 5).
+ * Where Strapi's GraphQL answer carries INTERNAL_SERVER_ERROR errors (its morph fields: "Missing
+ * schema in validateQuery"), contentgen answers the field (docs/models.md, polymorphic
+ * relations): ours must carry no error, and is compared with those paths set to null, as
+ * Strapi's data holds them.
  */
-export async function startImportedServer(serverDir: string, secrets: StrapiSecrets): Promise<RunningServer> {
-  const config = path.join(serverDir, 'src', 'config.ts');
-  await writeFile(config, (await readFile(config, 'utf8')).replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },'));
-  return startServer(serverDir, { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
+function withStrapiFailures(ours: any, strapi: any): any {
+  const failed = (strapi?.errors ?? []).filter((e: any) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
+  if (!failed.length || !ours?.data || ours.errors) return ours;
+  const data = structuredClone(ours.data);
+  for (const { path: at } of failed) {
+    const parent = at.slice(0, -1).reduce((node: any, key: string | number) => node?.[key], data);
+    if (parent && typeof parent === 'object') parent[at.at(-1)] = null;
+  }
+  return { errors: strapi.errors, data };
+}
+
+/**
+ * Builds the server again from the Strapi project, as docs/moving-from-strapi.md says (it takes
+ * the permissions.json, with roles under Strapi's names, and locales.json the import wrote), then
+ * starts it with Strapi's secrets (token hashes and user JWTs need them), a populate depth as
+ * deep as the recorded requests (Strapi answered populates nested deeper than contentgen's
+ * default limit, 5) and no GraphQL cost limit (Strapi has none: the recorded list of 100
+ * articles with every field costs more than contentgen's default).
+ */
+export async function startImportedServer(built: BuiltServer, projectDir: string, secrets: StrapiSecrets): Promise<RunningServer> {
+  const rebuilt = await runCli('build', projectDir, '-o', built.dir, '--db', built.provider);
+  if (rebuilt.code !== 0) throw new Error(rebuilt.stderr);
+  const config = path.join(built.dir, 'src', 'config.ts');
+  const settings = (await readFile(config, 'utf8')).replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },');
+  await writeFile(config, settings.replace('} satisfies UserConfig;', '  plugins: { graphql: { maxComplexity: 0 } },\n} satisfies UserConfig;'));
+  return startServer(built.dir, { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
 }
 
 /**
@@ -95,7 +118,7 @@ export async function answerAsStrapi(
   dumpName: string,
 ): Promise<{ ours: { status: number; body: unknown }; strapi: { status: number; body: unknown } }> {
   const api = client(server.url, credential ? bearer(credential) : {});
-  const answer = await api.get(recorded.path);
+  const answer = recorded.method === 'GET' ? await api.get(recorded.path) : await api.post(recorded.path, recorded.body);
   const byId = (body: unknown) => (Array.isArray(body) && !recorded.path.includes('sort') ? [...body].sort((a, b) => a.id - b.id) : body);
   if (process.env.CG_IMPORT_DUMP) {
     const { mkdirSync, writeFileSync } = await import('node:fs');
@@ -103,5 +126,6 @@ export async function answerAsStrapi(
     writeFileSync(`${process.env.CG_IMPORT_DUMP}/${dumpName}.${recorded.name}.json`, JSON.stringify({ ours: answer.body, strapi: recorded.answer }, null, 1));
   }
   const strapi = comparableBody(byId(recorded.answer), dialect);
-  return { ours: { status: answer.status, body: wholeGroupsAsStrapiSaw(comparableBody(byId(answer.body), dialect), strapi) }, strapi: { status: recorded.status, body: strapi } };
+  const ours = wholeGroupsAsStrapiSaw(comparableBody(byId(withStrapiFailures(answer.body, recorded.answer)), dialect), strapi);
+  return { ours: { status: answer.status, body: ours }, strapi: { status: recorded.status, body: strapi } };
 }

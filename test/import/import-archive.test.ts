@@ -51,7 +51,7 @@ describe.each(cases)('import of the "%s" set from Strapi\'s %s', (set, archive) 
     tokens.set('token:full-access', await createApiToken(built.dir, { type: 'full-access' }, env));
     tokens.set('token:read-only', await createApiToken(built.dir, { type: 'read-only' }, env));
     tokens.set('token:custom', await createApiToken(built.dir, { type: 'custom', actions: customTokenActions[set] }, env));
-    server = await startImportedServer(built.dir, secrets);
+    server = await startImportedServer(built, project, secrets);
   }, 300_000);
 
   afterAll(async () => {

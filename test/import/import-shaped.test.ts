@@ -130,7 +130,28 @@ describe('the command', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/would import:\n(.|\n)*articles_tags_links +4\n/);
     expect(stdout).toMatch(/note: files_related_morphs: links a file to api::gone.gone.image/);
+    expect(stdout).toMatch(/contentgen import: strapi_workflows: 1 review workflow\(s\) not imported/);
     expect(before.counts).toEqual((await runImport(options({ dryRun: true }))).counts);
+  });
+
+  it('contentgen import in a log (not a terminal) writes a plain line per table to stderr, no bar', async () => {
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = built.database.url;
+    try {
+      const { code, stdout, stderr } = await runCli('import', models, '-o', built.dir, '--from', path.join(dir, 'strapi.db'), '--uploads', path.join(dir, 'uploads'), '--replace');
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/imported:\n(.|\n)*articles_tags_links +4\n/);
+      expect(stderr).not.toMatch(/[\r\u001b]/);
+      const lines = stderr.split('\n').filter((l) => / rows? \(\d+\.\d s/.test(l));
+      for (const table of ['files', 'articles', 'tags', 'up_users', 'articles_tags_links']) {
+        expect(lines.filter((l) => l.startsWith(`contentgen import: ${table}: `))).toHaveLength(1);
+      }
+      expect(lines).toContain(lines.find((l) => /^contentgen import: articles_tags_links: 4 rows \(\d+\.\d s\)$/.test(l)));
+      expect(stderr.indexOf('contentgen import: files: ')).toBeLessThan(stderr.indexOf('contentgen import: articles: '));
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    }
   });
 
   it('refuses wrong usage with exit code 2', async () => {

@@ -7,16 +7,14 @@ import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
-import BetterSqlite3 from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
-import mariadb from 'mariadb';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { probe } from '../helpers/databases.js';
 import {
   loadStrapiAnswers,
   loadStrapiSecrets,
   providerOfDialect,
+  queryStrapiDatabase,
   restoreStrapiDatabase,
   restoreStrapiProject,
   strapiAnswer,
@@ -29,55 +27,20 @@ import {
 
 const available = Object.fromEntries(await Promise.all(strapiDialects.map(async (d) => [d, (await probe(providerOfDialect[d])).ok] as const))) as Record<StrapiDialect, boolean>;
 
-/** Rows of one statement on a restored database (identifiers in double quotes, no parameters). */
-async function select(db: RestoredStrapiDatabase, sql: string): Promise<Record<string, unknown>[]> {
-  if (db.dialect === 'sqlite') {
-    const conn = new BetterSqlite3(db.url, { readonly: true });
-    try {
-      return conn.prepare(sql).all() as Record<string, unknown>[];
-    } finally {
-      conn.close();
-    }
-  }
-  if (db.dialect === 'postgres') {
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const url = new URL(db.url);
-  const conn = await mariadb.createConnection({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database: db.name,
-    initSql: "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')",
-  });
-  try {
-    return await conn.query(sql);
-  } finally {
-    await conn.end();
-  }
-}
-
-const count = async (db: RestoredStrapiDatabase, table: string) => Number((await select(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0]!.n);
+const count = async (db: RestoredStrapiDatabase, table: string) => Number((await queryStrapiDatabase(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0]!.n);
 
 /** The secrets recorded with a database open it: passwords, the user JWT, the API tokens. */
 async function expectSecretsMatch(db: RestoredStrapiDatabase, set: StrapiDataSet): Promise<void> {
   const secrets = loadStrapiSecrets(set);
   const own = secrets.dialects[db.dialect]!;
-  const users = await select(db, 'SELECT "id", "email", "password" FROM "up_users"');
+  const users = await queryStrapiDatabase(db, 'SELECT "id", "email", "password" FROM "up_users"');
   for (const user of own.users) {
     const row = users.find((u) => Number(u.id) === user.id)!;
     expect(row.email).toBe(user.email);
     expect(await bcrypt.compare(user.password, String(row.password))).toBe(true);
   }
   expect((jwt.verify(own.userJwt.jwt, secrets.env.JWT_SECRET) as { id: number }).id).toBe(own.userJwt.id);
-  const keys = (await select(db, 'SELECT "id", "type", "access_key" FROM "strapi_api_tokens"')).map((r) => [Number(r.id), r.type, r.access_key]);
+  const keys = (await queryStrapiDatabase(db, 'SELECT "id", "type", "access_key" FROM "strapi_api_tokens"')).map((r) => [Number(r.id), r.type, r.access_key]);
   const hashed = own.apiTokens.map((t) => [t.id, t.type, createHmac('sha512', secrets.env.API_TOKEN_SALT).update(t.accessKey).digest('hex')]);
   expect(keys.sort()).toEqual(hashed.sort());
 }

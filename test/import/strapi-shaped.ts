@@ -64,6 +64,7 @@ CREATE INDEX articles_author_links_inv_fk ON articles_author_links (author_id);
 CREATE INDEX articles_tags_links_fk ON articles_tags_links (article_id);
 CREATE INDEX articles_tags_links_inv_fk ON articles_tags_links (tag_id);
 CREATE TABLE strapi_core_store_settings (id integer PRIMARY KEY AUTOINCREMENT, key varchar(255), value text, type varchar(255), environment varchar(255), tag varchar(255));
+CREATE TABLE strapi_workflows (id integer PRIMARY KEY AUTOINCREMENT, name varchar(255), content_types json, ${stamps});
 `;
 
 /** Epoch milliseconds, as Strapi's SQLite dialect stores datetimes. */
@@ -158,6 +159,7 @@ export async function writeStrapiDatabase(file: string, uploads: string, options
   insert('upload_folders', [{ id: 1, name: 'API Uploads', path_id: 1, path: '/1', ...stamp }]);
   insert('files_folder_links', [{ id: 1, file_id: 1, folder_id: 1, file_order: 1 }]);
   insert('i18n_locale', [{ id: 1, name: 'English (en)', code: 'en', ...stamp }]);
+  insert('strapi_workflows', [{ id: 1, name: 'Default', content_types: '["api::article.article"]', ...stamp }]);
   insert('strapi_core_store_settings', [{ id: 1, key: 'plugin_i18n_default_locale', value: '"en"', type: 'string', environment: null, tag: null }]);
   db.close();
   await mkdir(uploads, { recursive: true });

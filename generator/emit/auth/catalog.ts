@@ -71,15 +71,19 @@ export function roleDefinitions(ir: Schema): RoleDefinition[] {
     const defaults = type === 'public' || type === 'authenticated' ? defaultRoleActions[type] : [];
     return {
       type,
-      ...roleIdentity(type),
+      ...roleIdentity(type, ir.roleNames?.[type]),
       actions: [...new Set([...defaults, ...declared])].sort(compare),
     };
   });
 }
 
-/** The name and description a role gets in up_roles: the built-in ones', or made of its type. */
-export function roleIdentity(type: string): { name: string; description: string } {
-  return defaultRoles[type] ?? { name: roleName(type), description: `Role "${type}" declared in permissions.json.` };
+/**
+ * The name and description a role gets in up_roles: those permissions.json gives it, else the
+ * built-in ones', else made of its type.
+ */
+export function roleIdentity(type: string, declared: { readonly name?: string; readonly description?: string } = {}): { name: string; description: string } {
+  const made = defaultRoles[type] ?? { name: roleName(type), description: `Role "${type}" declared in permissions.json.` };
+  return { name: declared.name ?? made.name, description: declared.description ?? made.description };
 }
 
 /** `content-editor` → `Content editor`. */

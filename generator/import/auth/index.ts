@@ -9,7 +9,7 @@
  * dates as Date, booleans, numbers or bigints, JSON parsed; Strapi's column names). The result:
  *
  * - `tables`: rows to insert, in this order, keyed by contentgen's columns:
- *   `up_roles` (Strapi's ids, the names contentgen's sync gives), `up_users` (ids kept, password
+ *   `up_roles` (Strapi's ids and names, as the sync will keep them), `up_users` (ids kept, password
  *   hashes as they were, reset/confirmation codes as their SHA-256, the project's own
  *   attributes by the server's user type, columns it lacks left out), `up_users_role_links`, `strapi_api_tokens` (same access_key HMAC, `permissions` a
  *   JSON array, `lifespan` a bigint); up_users carries `types`, its columns' scalar types, for
@@ -20,12 +20,13 @@
  *   started on already holds up_roles/up_permissions rows of its own: clear those three tables
  *   first.
  * - `files`: `permissions.json` (root `models`: beside the models the build reads, a Strapi
- *   project's `src/`; the server compiles its policy in, so it takes a rebuild),
+ *   project's `src/`; custom roles as `{ name, description, actions }` with Strapi's names; the
+ *   server compiles its policy in, so it takes a rebuild),
  *   `src/config.imported.ts` (root `server`: settings and webhooks; settings.ts says why
  *   src/config.ts is not edited) and, when webhooks had credential-like headers, their values
  *   for the environment (kind `secrets`: mode 0600, not for version control).
- * - `notes`: a line per thing that moves differently or not at all (custom role names, actions
- *   of plugins contentgen does not serve, OAuth users and providers, edited email templates,
+ * - `notes`: a line per thing that moves differently or not at all (role types Strapi
+ *   wrote that contentgen does not accept, actions of plugins contentgen does not serve, OAuth users and providers, edited email templates,
  *   admin users, transfer tokens, releases, the two secrets to carry over).
  * - `problems`: rows contentgen's constraints would refuse (a username or token name twice,
  *   links to nothing), left out of `tables`; a real import stops on them unless told to skip.

@@ -3,13 +3,14 @@
  * (role type → granted actions) is the policy the build compiles in, and at every start the
  * server rewrites up_roles/up_permissions to match it (templates/runtime/auth/sync.ts). So
  * Strapi's up_permissions become `permissions.json`, and up_roles rows are written with
- * Strapi's ids (so user links can be copied as they are) and the names the sync would give
+ * Strapi's ids (so user links can be copied as they are) and the names permissions.json gives
  * them, which leaves the sync nothing to rename; it adds the permissions at the first start.
  *
- * What permissions.json cannot say is reported: a role's own name and description (a custom
- * role is named after its type), default actions Strapi's admin had taken away (contentgen
- * always grants them), and actions of plugins contentgen does not serve (the build would
- * refuse the file with them).
+ * A role whose name or description is not the one contentgen would give its type (every custom
+ * role: Strapi's "Editor" / "Role editor") is written `{ name, description, actions }`, so the
+ * server names it as Strapi did. What permissions.json cannot say is reported: default actions
+ * Strapi's admin had taken away (contentgen always grants them), and actions of plugins
+ * contentgen does not serve (the build would refuse the file with them).
  */
 import { defaultRoleActions, roleIdentity } from '../../emit/auth/catalog.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
@@ -36,6 +37,8 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
   const roleRows: TargetRow[] = [];
   const taken = new Set<string>();
   const renamed = new Map<string, string>();
+  /** Roles named otherwise than contentgen names their type: their names go into permissions.json. */
+  const identities = new Map<string, { name: string; description: string }>();
 
   for (const role of [...rowsOf(source, 'up_roles')].sort((a, b) => (id(a.id) ?? 0) - (id(b.id) ?? 0))) {
     const roleId = id(role.id);
@@ -50,15 +53,10 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
     taken.add(type);
     typeOf.set(roleId, type);
     if (!renamed.has(strapiType)) renamed.set(strapiType, type);
-    const { name, description } = roleIdentity(type);
-    const strapiName = text(role.name);
-    const strapiDescription = text(role.description);
-    if (strapiName !== name || (strapiDescription ?? '') !== description) {
-      report.push(
-        `up_roles: role "${type}" was named "${strapiName ?? ''}"${strapiDescription ? ` ("${strapiDescription}")` : ''} in Strapi; ` +
-          `contentgen names roles after their type: "${name}" ("${description}")`,
-      );
-    }
+    const made = roleIdentity(type);
+    const name = text(role.name) ?? made.name;
+    const description = text(role.description) ?? '';
+    if (name !== made.name || description !== made.description) identities.set(type, { name, description });
     const createdAt = date(role.created_at) ?? new Date(0);
     roleRows.push({ id: roleId, name, description, type, created_at: createdAt, updated_at: date(role.updated_at) ?? createdAt });
   }
@@ -67,7 +65,7 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
   }
 
   const granted = grantedActions(source, typeOf, problems);
-  const permissions: Record<string, string[]> = {};
+  const permissions: Record<string, PermissionsEntry> = {};
   for (const type of [...taken].sort()) {
     const actions = [...new Set(granted.get(type) ?? [])];
     const defaults: readonly string[] = type === 'public' || type === 'authenticated' ? defaultRoleActions[type] : [];
@@ -80,7 +78,9 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
     if (unknown.length) {
       report.push(`up_permissions: role "${type}": ${count(unknown.length, 'action')} contentgen does not serve, left out of permissions.json: ${listed(unknown)}`);
     }
-    permissions[type] = actions.filter((a) => knownActions.has(a) && !defaults.includes(a)).sort();
+    const kept = actions.filter((a) => knownActions.has(a) && !defaults.includes(a)).sort();
+    const identity = identities.get(type);
+    permissions[type] = identity ? { ...identity, actions: kept } : kept;
   }
   return { typeOf, renamed, roleRows, file: permissionsFile(permissions), report, problems };
 }
@@ -121,7 +121,10 @@ function roleType(strapiType: string, name: string | null, taken: ReadonlySet<st
   return unique;
 }
 
+/** A role of permissions.json: its actions, or its own name and description with them. */
+type PermissionsEntry = string[] | { name: string; description: string; actions: string[] };
+
 /** permissions.json as the build reads it: role types sorted, each role's actions sorted. */
-function permissionsFile(permissions: Record<string, string[]>): ImportFile {
+function permissionsFile(permissions: Record<string, PermissionsEntry>): ImportFile {
   return { path: 'permissions.json', root: 'models', kind: 'permissions', content: `${JSON.stringify(permissions, null, 2)}\n` };
 }

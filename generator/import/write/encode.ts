@@ -29,6 +29,12 @@ export function encodeValue(value: NormalizedValue, type: ScalarType | undefined
   return value;
 }
 
+/** Rows keyed by column name (the auth import's) as an INSERT takes them: the columns any row has, each row's values encoded. */
+export function encodeRows(rows: readonly Readonly<Record<string, unknown>>[], types: Readonly<Record<string, ScalarType>> | undefined, dialect: Provider): { columns: string[]; values: unknown[][] } {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return { columns, values: rows.map((r) => columns.map((c) => encodeValue((r[c] ?? null) as NormalizedValue, types?.[c], dialect))) };
+}
+
 function encodeInstant(date: Date, dialect: Provider): unknown {
   if (dialect === 'sqlite') return date.toISOString().replace(/Z$/, '+00:00');
   if (dialect === 'mysql') return date.toISOString().replace('T', ' ').replace('Z', '');

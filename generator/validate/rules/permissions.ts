@@ -7,9 +7,11 @@ export const contentActions = ['find', 'findOne', 'create', 'update', 'delete'] 
 const roleTypePattern = /^[a-z][a-z0-9-_]*$/;
 
 /**
- * permissions.json: `{ "<role type>": ["api::article.article.find", ...] }`. Every content
- * action must name an existing content type and one of its five actions, or the handler of
- * one of its custom routes (src/api/<name>.ts).
+ * permissions.json: `{ "<role type>": ["api::article.article.find", ...] }`, or for a role
+ * with a name and description of its own (a role `contentgen import` brought from Strapi)
+ * `{ "<role type>": { "name": "Editor", "description": "…", "actions": [...] } }`. Every
+ * content action must name an existing content type and one of its five actions, or the
+ * handler of one of its custom routes (src/api/<name>.ts).
  */
 export const permissionsRule: ValidationRule = ({ models, report }) => {
   const file = models.permissions;
@@ -19,16 +21,22 @@ export const permissionsRule: ValidationRule = ({ models, report }) => {
     return;
   }
   const uids = models.contentTypes.map((ct) => ct.uid);
-  for (const [role, actions] of Object.entries(file.json)) {
+  for (const [role, entry] of Object.entries(file.json)) {
     if (!roleTypePattern.test(role)) {
       report(file, pointer(role), `role type "${role}" must be lower-case (letters, digits, - and _)`);
     }
+    const described = isPlainObject(entry);
+    const actions = described ? entry.actions : entry;
+    if (described) {
+      for (const key of Object.keys(entry)) if (!['name', 'description', 'actions'].includes(key)) report(file, pointer(role, key), `role "${role}": unknown key "${key}" (name, description, actions)`);
+      for (const key of ['name', 'description'] as const) if (entry[key] !== undefined && typeof entry[key] !== 'string') report(file, pointer(role, key), `role "${role}": ${key} must be a string`);
+    }
     if (!Array.isArray(actions)) {
-      report(file, pointer(role), `role "${role}": expected a list of action strings`);
+      report(file, described ? pointer(role, 'actions') : pointer(role), `role "${role}": expected a list of action strings${described ? '' : ', or { name, description, actions }'}`);
       continue;
     }
     actions.forEach((action, i) => {
-      const at = pointer(role, i);
+      const at = described ? pointer(role, 'actions', i) : pointer(role, i);
       if (typeof action !== 'string') return report(file, at, `role "${role}": actions must be strings`);
       if (action.startsWith('plugin::')) {
         if (!pluginActions.includes(action)) {
