@@ -26,6 +26,7 @@ import { checkRenames, suggestRenames } from './migrate/renames.js';
 import type { BuildOptions } from './options.js';
 import { formatModelError, type ModelError } from './validate/model-error.js';
 import { communityPluginSettings } from './ir/community-plugins.js';
+import { configStrings } from './load/config-strings.js';
 import { checkModels } from './validate/validate.js';
 import { checkOutput, type StaleFile } from './write/check.js';
 import { HandEditsError, type HandEdit } from './write/hand-edits.js';
@@ -59,7 +60,9 @@ export async function loadSchema(options: Pick<BuildOptions, 'modelsDir' | 'outD
   const input = await resolveInput(options.modelsDir);
   if (input.error) return { ok: false as const, errors: [{ file: input.errorFile ?? 'package.json', pointer: '', message: input.error }], input };
   const userCode = await loadUserCode(options.outDir);
-  const loaded = await loadModels(input.modelsDir, input.plugins);
+  // An upload provider the server's own src/config.ts selects is built in too.
+  const plugins = { ...input.plugins, uploadAwsS3: input.plugins.uploadAwsS3 || (await configStrings(options.outDir)).has('aws-s3') };
+  const loaded = await loadModels(input.modelsDir, plugins);
   const projectCustomFields = input.project ? await loadProjectCustomFields(input.project) : undefined;
   const models = { ...loaded, customActions: userCode.customActions, ...(input.project ? { project: input.project } : {}), ...(projectCustomFields ? { projectCustomFields } : {}) };
   const { errors, warnings: modelWarnings } = checkModels(models);

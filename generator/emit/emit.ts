@@ -36,7 +36,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   // The GraphQL plugin's files exist when the project installs it.
   (ir, options) => (ir.plugins.graphql ? emitGraphql(ir, options.graphql) : new FileMap()),
   (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
-  () => emitRuntime(),
+  (ir) => emitRuntime(ir.plugins),
   (ir, options) => emitClient(ir, { name: options.name }),
 ];
 

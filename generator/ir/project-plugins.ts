@@ -14,6 +14,12 @@ export interface ProjectPlugins {
   readonly populateDeep: boolean;
   /** `strapi-plugin-transformer`: flattened answers, as its config says. */
   readonly transformer: boolean;
+  /**
+   * `@strapi/provider-upload-aws-s3`: uploads stored in S3 (runtime/upload/provider-s3.ts and
+   * the AWS SDK, ~22 MB installed, which a server storing files locally goes without). Also on
+   * when the project's config/plugins.js or the server's src/config.ts selects `'aws-s3'`.
+   */
+  readonly uploadAwsS3: boolean;
 }
 
 /** The npm package that installs each plugin. */
@@ -23,9 +29,10 @@ export const pluginPackages: Readonly<Record<keyof ProjectPlugins, readonly stri
   documentation: ['@strapi/plugin-documentation'],
   populateDeep: ['strapi-plugin-populate-deep'],
   transformer: ['strapi-plugin-transformer'],
+  uploadAwsS3: ['@strapi/provider-upload-aws-s3'],
 };
 
-export const modelsFolderPlugins: ProjectPlugins = { graphql: true, i18n: true, documentation: true, populateDeep: false, transformer: false };
+export const modelsFolderPlugins: ProjectPlugins = { graphql: true, i18n: true, documentation: true, populateDeep: false, transformer: false, uploadAwsS3: false };
 
 export function pluginsOf(packages: readonly string[]): ProjectPlugins {
   const installed = (key: keyof ProjectPlugins) => pluginPackages[key].some((p) => packages.includes(p));
@@ -35,6 +42,7 @@ export function pluginsOf(packages: readonly string[]): ProjectPlugins {
     documentation: installed('documentation'),
     populateDeep: installed('populateDeep'),
     transformer: installed('transformer'),
+    uploadAwsS3: installed('uploadAwsS3'),
   };
 }
 

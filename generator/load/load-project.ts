@@ -56,12 +56,19 @@ export async function resolveInput(dir: string): Promise<BuildInput> {
     return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project: { root: dir, strapiVersion, dependencies }, error: e.message, errorFile: e.file };
   }
   const project: StrapiProject = { root: dir, strapiVersion, dependencies, config, code: loadProjectCode(dir) };
-  return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: withDisabled(pluginsOf(Object.keys(dependencies)), config), project };
+  const plugins = withDisabled(pluginsOf(Object.keys(dependencies)), config);
+  return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: { ...plugins, uploadAwsS3: plugins.uploadAwsS3 || uploadProviderOf(config) === 'aws-s3' }, project };
+}
+
+/** config/plugins.js `upload.config.provider` (Strapi's default: local). */
+function uploadProviderOf(config: ProjectConfig): unknown {
+  const upload = config.plugins['upload'];
+  return isPlainObject(upload) && isPlainObject(upload.config) ? upload.config.provider : undefined;
 }
 
 /** A plugin installed but turned off in config/plugins.js (`graphql: { enabled: false }`) is off. */
 function withDisabled(plugins: ProjectPlugins, config: ProjectConfig): ProjectPlugins {
-  const names: Readonly<Record<keyof ProjectPlugins, string>> = {
+  const names: Readonly<Partial<Record<keyof ProjectPlugins, string>>> = {
     graphql: 'graphql',
     i18n: 'i18n',
     documentation: 'documentation',
@@ -70,7 +77,7 @@ function withDisabled(plugins: ProjectPlugins, config: ProjectConfig): ProjectPl
   };
   const out = { ...plugins };
   for (const key of Object.keys(names) as (keyof ProjectPlugins)[]) {
-    const entry = config.plugins[names[key]];
+    const entry = config.plugins[names[key]!];
     if (isPlainObject(entry) && entry.enabled === false) out[key] = false;
   }
   return out;

@@ -86,7 +86,7 @@ export function loadProjectCode(root: string): ProjectCode {
       const detail = `${count} code file${count === 1 ? '' : 's'}`;
       if (entry) files[files.indexOf(entry)] = { ...entry, detail };
       else files.push({ file: folder, role: top === 'admin' ? 'admin' : 'plugin', detail });
-    } else if (top === 'extensions') {
+    } else if (top === 'extensions' && isExtensionFile(parts)) {
       files.push({ file, role: 'extension', detail: `extends the ${api} plugin` });
     } else if (top === 'policies' || (top === 'api' && kind === 'policies')) {
       files.push({ file, role: 'policy' });
@@ -123,6 +123,17 @@ export function loadProjectCode(root: string): ProjectCode {
     }
   }
   return { files, routers, customRoutes, boilerplate };
+}
+
+/**
+ * Whether a file under src/extensions/ is part of a plugin extension as Strapi v4 loads them:
+ * `<plugin>/strapi-server.js|ts` and what is under `<plugin>/content-types/`. Any other file
+ * there (a helper module next to them, a dev launcher's scripts) is a module of the project.
+ */
+function isExtensionFile(parts: readonly string[]): boolean {
+  const [, plugin, name] = parts;
+  if (!plugin || !name) return false;
+  return (parts.length === 3 && /^strapi-server\.[cm]?[jt]s$/.test(name)) || (parts.length > 3 && name === 'content-types');
 }
 
 /** Code files under src/, relative, sorted; models (JSON) and node_modules left out. */

@@ -1,17 +1,19 @@
 /**
- * The aws-s3 upload provider end to end: the emitted blog server, configured in its
- * src/config.ts as a Strapi v4 project's config/plugins.js would be, stores files in a bucket
+ * The aws-s3 upload provider end to end: the emitted blog server, built with the provider (its
+ * src/config.ts selects 'aws-s3' when the build runs) and configured there as a Strapi v4
+ * project's config/plugins.js would be, stores files in a bucket
  * of a local S3-compatible server (s3rver, over the real S3 protocol, started here on
  * 127.0.0.1). The bucket is looked at directly through @aws-sdk/client-s3, and the files'
  * URLs are fetched over HTTP from the storage.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
+import { modelsOf, tempDir } from '../helpers/paths.js';
 import { s3rverCredentials, startLocalS3, type LocalS3 } from '../helpers/s3.js';
-import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
 const rootPath = 'cms/media';
 const formatKeys = ['thumbnail', 'large', 'medium', 'small'];
@@ -52,6 +54,21 @@ async function writeConfig(outDir: string, config: Record<string, unknown>): Pro
   await writeFile(path.join(outDir, 'src/config.ts'), text);
 }
 
+/**
+ * The blog server built as a user selecting S3 builds it: src/config.ts names 'aws-s3' when
+ * `contentgen build` runs (settings from the environment; the tests write their own after).
+ */
+async function buildWithS3(): Promise<BuiltServer> {
+  const code = await tempDir('s3-code');
+  await mkdir(path.join(code, 'src'));
+  const config = {
+    plugins: { upload: { config: { provider: 'aws-s3', providerOptions: { s3Options: { region: '__AWS_REGION__', params: { Bucket: '__AWS_BUCKET__' } } } } } },
+  };
+  const text = JSON.stringify(config, null, 2).replace(/'?"__(AWS_\w+)__"'?/g, 'process.env.$1');
+  await writeFile(path.join(code, 'src/config.ts'), `import type { UserConfig } from './runtime/config.js';\n\nexport default ${text} satisfies UserConfig;\n`);
+  return buildModels(modelsOf('blog'), 'blog-s3', undefined, code);
+}
+
 async function png(width: number, height: number, background = { r: 200, g: 80, b: 40 }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
 }
@@ -81,7 +98,7 @@ async function fetchBytes(url: string): Promise<{ status: number; type: string |
 
 beforeAll(async () => {
   s3 = await startLocalS3();
-  built = await buildFixture('blog');
+  built = await buildWithS3();
   await writeConfig(built.dir, s3Config(s3));
   server = await startServer(built.dir, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
   auth = bearer(await createApiToken(built.dir, { type: 'full-access' }));
@@ -221,7 +238,7 @@ describe('a failed upload leaves no object', () => {
 
 describe('configuration', () => {
   it('baseUrl makes the URLs <baseUrl>/<key>', async () => {
-    const other = await buildFixture('blog');
+    const other = await buildWithS3();
     try {
       await writeConfig(other.dir, s3Config(s3, { baseUrl: 'https://cdn.example.com/assets/', rootPath: '/site/' }));
       const running = await startServer(other.dir, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
@@ -244,7 +261,7 @@ describe('configuration', () => {
   });
 
   it('a malformed option stops the server at start, naming it (a missing Bucket does not: Strapi starts without it)', async () => {
-    const other = await buildFixture('blog');
+    const other = await buildWithS3();
     try {
       const config = s3Config(s3) as any;
       config.plugins.upload.config.providerOptions.s3Options.endpoint = 'minio:9000';
@@ -259,6 +276,30 @@ describe('configuration', () => {
       expect(failed).toContain('config plugins.upload.config.providerOptions.s3Options.endpoint must be an http(s) URL');
     } finally {
       await other.cleanup();
+    }
+  });
+
+  it('the build includes the provider and the AWS SDK because src/config.ts selects it; a build without it refuses the provider at start, saying what to do', async () => {
+    const pkg = JSON.parse(await readFile(path.join(built.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).toContain('@aws-sdk/client-s3');
+    expect(await readFile(path.join(built.dir, 'src/server.ts'), 'utf8')).toContain("import './runtime/upload/provider-s3.js';");
+
+    const plain = await buildFixture('blog');
+    try {
+      const plainPkg = JSON.parse(await readFile(path.join(plain.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      expect(Object.keys(plainPkg.dependencies).filter((name) => name.startsWith('@aws-sdk/'))).toEqual([]);
+      await writeConfig(plain.dir, s3Config(s3));
+      const failed = await startServer(plain.dir).then(
+        async (running) => {
+          await running.stop();
+          return null;
+        },
+        (err: Error) => err.message,
+      );
+      expect(failed).toContain('config plugins.upload.config.provider "aws-s3" is not built into this server (it has \'local\')');
+      expect(failed).toContain('run `contentgen build` again');
+    } finally {
+      await plain.cleanup();
     }
   });
 });

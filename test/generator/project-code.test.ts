@@ -95,3 +95,36 @@ describe('where a file named after no content type goes', () => {
     }
   });
 });
+
+describe('src/extensions: plugin extensions and the helper modules beside them', () => {
+  it('only <plugin>/strapi-server.js|ts and what is under <plugin>/content-types/ extend a plugin; other files there are modules', async () => {
+    const project = await tempDir('project-code-extensions');
+    const write = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(project, rel)), { recursive: true });
+      await writeFile(path.join(project, rel), text);
+    };
+    try {
+      await write('src/extensions/users-permissions/strapi-server.js', "module.exports = (plugin) => plugin;\n");
+      await write('src/extensions/upload/strapi-server.ts', 'export default (plugin: unknown) => plugin;\n');
+      await write('src/extensions/users-permissions/content-types/user/lifecycles.js', 'module.exports = {};\n');
+      await write('src/extensions/users-permissions/content-types/user/schema.json', '{}');
+      // A dev launcher's helpers (dev-launchers/strapiv4) and a module the extension requires.
+      await write('src/extensions/dev-launcher/helpers/start.js', "module.exports = () => {};\n");
+      await write('src/extensions/users-permissions/utils/jwt.js', "module.exports = {};\n");
+      await write('src/extensions/helpers.ts', 'export const x = 1;\n');
+      await write('src/extensions/strapi-server.js', "module.exports = {};\n");
+      const files = loadProjectCode(project).files.filter((f) => f.file.startsWith('src/extensions/'));
+      expect(files).toEqual([
+        { file: 'src/extensions/dev-launcher/helpers/start.js', role: 'module' },
+        { file: 'src/extensions/helpers.ts', role: 'module' },
+        { file: 'src/extensions/strapi-server.js', role: 'module' },
+        { file: 'src/extensions/upload/strapi-server.ts', role: 'extension', detail: 'extends the upload plugin' },
+        { file: 'src/extensions/users-permissions/content-types/user/lifecycles.js', role: 'extension', detail: 'extends the users-permissions plugin' },
+        { file: 'src/extensions/users-permissions/strapi-server.js', role: 'extension', detail: 'extends the users-permissions plugin' },
+        { file: 'src/extensions/users-permissions/utils/jwt.js', role: 'module' },
+      ]);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});

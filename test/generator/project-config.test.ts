@@ -140,6 +140,44 @@ describe('building a project', () => {
     expect(documented.filter((p) => p.startsWith('/api/'))).toEqual([]);
   });
 
+  it('includes the S3 upload provider and the AWS SDK only when the project uses it: installs @strapi/provider-upload-aws-s3, selects aws-s3 in config/plugins.js, or the server\'s src/config.ts selects it', async () => {
+    const s3Files = (result: Awaited<ReturnType<typeof generate>>) => {
+      if (!result.ok) throw new Error(JSON.stringify(result));
+      const pkg = JSON.parse(result.files.get('package.json')!.content) as { dependencies: Record<string, string> };
+      return {
+        plugin: result.ir.plugins.uploadAwsS3,
+        sdk: Object.keys(pkg.dependencies).filter((name) => name.startsWith('@aws-sdk/')),
+        module: result.files.get('src/runtime/upload/provider-s3.ts') !== undefined,
+        imported: result.files.get('src/server.ts')!.content.includes("import './runtime/upload/provider-s3.js';"),
+        docs: result.files.get('docs/rest.md')!.content.includes('built with the S3 provider'),
+      };
+    };
+    const without = { plugin: false, sdk: [], module: false, imported: false, docs: false };
+    const withS3 = { plugin: true, sdk: ['@aws-sdk/client-s3'], module: true, imported: true, docs: true };
+    // The fixture installs strapi-provider-upload-cloudinary (not served): no S3.
+    expect(s3Files(await generate(options()))).toEqual(without);
+    const models = { ...options(), modelsDir: path.join(fixturesDir, 'blog/models') };
+    expect(s3Files(await generate(models))).toEqual(without);
+
+    // A models folder: the server's own src/config.ts selects it (a comment naming it does not).
+    await mkdir(path.join(out, 'src'), { recursive: true });
+    const userConfig = (upload: string) => `import type { UserConfig } from './runtime/config.js';\n// provider: 'aws-s3' is commented out here\nexport default { plugins: { upload: ${upload} } } satisfies UserConfig;\n`;
+    await writeFile(path.join(out, 'src/config.ts'), userConfig('{}'));
+    expect(s3Files(await generate(models))).toEqual(without);
+    await writeFile(path.join(out, 'src/config.ts'), userConfig("{ config: { provider: 'aws-s3', providerOptions: { s3Options: { params: { Bucket: process.env.AWS_BUCKET } } } } }"));
+    expect(s3Files(await generate(models))).toEqual(withS3);
+    await rm(path.join(out, 'src/config.ts'));
+
+    // A Strapi project: the provider's package installed (its config here still says local) …
+    const pkg = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8'));
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({ ...pkg, dependencies: { ...pkg.dependencies, '@strapi/provider-upload-aws-s3': '4.26.2' } }));
+    expect(s3Files(await generate(options()))).toEqual(withS3);
+    await writeFile(path.join(project, 'package.json'), JSON.stringify(pkg));
+    // … or config/plugins.js selecting it.
+    await writeFile(path.join(project, 'config/plugins.js'), "module.exports = ({ env }) => ({ upload: { config: { provider: 'aws-s3', providerOptions: { s3Options: { region: env('AWS_REGION'), params: { Bucket: env('AWS_BUCKET') } } } } } });\n");
+    expect(s3Files(await generate(options()))).toEqual(withS3);
+  });
+
   it('turns an installed plugin off when config/plugins.js says enabled: false', async () => {
     const pkg = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8'));
     pkg.dependencies['@strapi/plugin-graphql'] = '4.26.2';

@@ -306,7 +306,7 @@ describe('shapes of real Strapi projects', () => {
       'components/blog/card.json': { collectionName: 'components_blog_cards', attributes: { mark: { type: 'enumeration', enum: ['★', '☆'] } } },
     });
     try {
-      const loaded = await loadModels(dir, { graphql: false, i18n: true, documentation: true, populateDeep: false, transformer: false });
+      const loaded = await loadModels(dir, { graphql: false, i18n: true, documentation: true, populateDeep: false, transformer: false, uploadAwsS3: false });
       const { errors, warnings } = checkModels(loaded);
       expect({ errors, warnings }).toEqual({ errors: [], warnings: [] });
     } finally {

@@ -110,6 +110,10 @@ describe(`production installs (${providerLabel[provider]})`, () => {
     expect(existsSync(path.join(dir, 'node_modules', 'swagger-ui-dist'))).toBe(false);
     // ...and the types the compile needs are not among them.
     for (const name of Object.keys(pkg.devDependencies)) expect(name.startsWith('@types/'), name).toBe(false);
+    // No AWS SDK (~22 MB) in a server that stores files locally: it is built without the S3 provider.
+    expect(Object.keys(pkg.dependencies).filter((name) => name.startsWith('@aws-sdk/'))).toEqual([]);
+    expect(existsSync(path.join(dir, 'node_modules', '@aws-sdk'))).toBe(false);
+    expect(existsSync(path.join(dir, 'src', 'runtime', 'upload', 'provider-s3.ts'))).toBe(false);
 
     const db = await database(dir, 'one_step');
     const { url } = await servers.start('npm', ['start'], { cwd: dir, env: userEnv({ NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, ...secrets }) });
@@ -132,7 +136,7 @@ describe(`production installs (${providerLabel[provider]})`, () => {
     const final = stages.at(-1)!;
 
     // Only what runs: no compiler, no Prisma CLI, no sources.
-    for (const absent of ['node_modules/typescript', 'node_modules/prisma', 'node_modules/graphiql', 'src', 'tsconfig.json']) expect(existsSync(path.join(finalDir, absent)), absent).toBe(false);
+    for (const absent of ['node_modules/typescript', 'node_modules/prisma', 'node_modules/graphiql', 'node_modules/@aws-sdk', 'src', 'tsconfig.json']) expect(existsSync(path.join(finalDir, absent)), absent).toBe(false);
 
     const db = await database(finalDir, 'image');
     const env = userEnv({ ...envOf(final), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, ...secrets });

@@ -11,6 +11,7 @@
  */
 import type { EnvSource, ProjectConfig, ProjectConfigFile } from '../../load/project-config.js';
 import { isPlainObject, sourceKey } from '../../load/project-config.js';
+import { quote, tsLiteral, type LiteralStyle } from '../ts-literal.js';
 
 export const projectConfigRecordPath = '.contentgen/project-config.json';
 
@@ -315,28 +316,24 @@ function containsEnv(value: unknown): boolean {
   return false;
 }
 
+/**
+ * How src/config.ts prints seeded values: env() reads and dates as calls, anything but plain
+ * data as undefined, a list or object on one line while the line stays under 100 characters.
+ */
+const configStyle: LiteralStyle = {
+  oneLine: (flat, indent) => flat.length + indent.length < 100,
+  keepUndefined: true,
+  special(value) {
+    if (value instanceof EnvRead) return envCall(value.source);
+    if (value instanceof Date) return `new Date(${JSON.stringify(value.toISOString())})`;
+    const data = value === null || ['string', 'number', 'boolean'].includes(typeof value) || Array.isArray(value) || isPlainObject(value);
+    return data ? undefined : 'undefined';
+  },
+};
+
 /** TypeScript source of a seeded value (`indent`: the indentation of the line it starts on). */
 export function tsValue(value: unknown, indent: string): string {
-  if (value instanceof EnvRead) return envCall(value.source);
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (value instanceof Date) return `new Date(${JSON.stringify(value.toISOString())})`;
-  if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const items = value.map((v) => tsValue(v, inner));
-    const flat = `[${items.join(', ')}]`;
-    return flat.length + indent.length < 100 && !flat.includes('\n') ? flat : `[\n${items.map((i) => `${inner}${i},\n`).join('')}${indent}]`;
-  }
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `${propertyName(k)}: ${tsValue(v, inner)}`);
-    if (entries.length === 0) return '{}';
-    const flat = `{ ${entries.join(', ')} }`;
-    return flat.length + indent.length < 100 && !flat.includes('\n') ? flat : `{\n${entries.map((e) => `${inner}${e},\n`).join('')}${indent}}`;
-  }
-  return 'undefined';
+  return tsLiteral(value, indent, configStyle);
 }
 
 function envCall(source: EnvSource): string {
@@ -346,12 +343,4 @@ function envCall(source: EnvSource): string {
   if (source.kind === 'oneOf') args.push(tsValue(source.oneOf ?? [], ''));
   if (source.default !== undefined && !secret) args.push(tsValue(source.default, ''));
   return `${fn}(${args.join(', ')})`;
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
-}
-
-function propertyName(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key);
 }

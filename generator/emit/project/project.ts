@@ -9,6 +9,7 @@ import { versionOf } from './versions.js';
 import { seedEnvVariables, seedProjectConfig, seedView } from './config-seed.js';
 import { communityPluginSettings } from '../../ir/community-plugins.js';
 import { communityPluginsSection } from './community-plugins.js';
+import { uploadProvidersOf } from '../runtime.js';
 
 export const defaultDatabaseUrl = 'file:./data/data.db';
 
@@ -21,7 +22,8 @@ const adapterPackage = {
 export function emitProject(ir: Schema, options: { name: string }): FileMap {
   const files = new FileMap();
   const seed = ir.projectConfig ? seedProjectConfig(ir.projectConfig) : undefined;
-  const view = { defaultDatabaseUrl, provider: ir.provider, plugins: ir.plugins, projectEnv: seedEnvVariables(seed) };
+  const uploadProviderModules = uploadProvidersOf(ir.plugins).map((p) => p.module.replace(/\.ts$/, '.js'));
+  const view = { defaultDatabaseUrl, provider: ir.provider, plugins: ir.plugins, projectEnv: seedEnvVariables(seed), uploadProviderModules };
   files.add('package.json', json(packageJson(ir, options.name)));
   files.add('tsconfig.json', json(tsconfig));
   files.add('prisma.config.ts', render('project/prisma.config.ts.hbs', view));
@@ -66,7 +68,6 @@ export function emitProject(ir: Schema, options: { name: string }): FileMap {
 
 function packageJson(ir: Schema, name: string) {
   const runtime: Record<string, string> = {
-    '@aws-sdk/client-s3': versionOf('@aws-sdk/client-s3'),
     '@graphql-tools/schema': versionOf('@graphql-tools/schema'),
     '@koa/cors': versionOf('@koa/cors'),
     '@koa/router': versionOf('@koa/router'),
@@ -97,6 +98,8 @@ function packageJson(ir: Schema, name: string) {
     '@types/node': versionOf('@types/node'),
     '@types/qs': versionOf('@types/qs'),
   };
+  // An upload provider's packages only when the build includes it (the AWS SDK: ~22 MB installed).
+  for (const name of uploadProvidersOf(ir.plugins).flatMap((p) => p.packages)) runtime[name] = versionOf(name);
   if (ir.provider === 'sqlite') runtime['better-sqlite3'] = versionOf('better-sqlite3');
   // The driver itself too: reads run on its pool directly (db/pg-reader.ts, db/mariadb-reader.ts).
   if (ir.provider === 'postgresql') runtime.pg = versionOf('pg');

@@ -1,10 +1,10 @@
 /**
  * Settings of the upload plugin: Strapi v4's `plugins.upload.config` keys (the provider,
- * local or aws-s3, and its options), the upload settings Strapi keeps in its database (size
+ * local or one the server was built with (providers.ts), and its options), the upload settings Strapi keeps in its database (size
  * optimization, responsive formats, auto orientation), and the limits of the multipart reader.
  */
 import type { MultipartLimits } from './multipart.js';
-import { resolveS3Options, type S3ActionOptions, type S3ProviderConfig, type S3ProviderOptions } from './provider-s3.js';
+import { uploadProviderFactory, type UploadProviderOptions } from './providers.js';
 
 export interface UploadConfig {
   /**
@@ -46,24 +46,27 @@ export interface UploadConfig {
   readonly tmpDir?: string;
   /** `Cache-Control: public, max-age=<seconds>` of served files. Default 60, Strapi's public folder. */
   readonly maxAge: number;
-  /** Where files are stored: `public/uploads/` (served at /uploads), or an S3 bucket. Default local. */
+  /** Where files are stored: `public/uploads/` (served at /uploads), or another provider (an S3 bucket…). Default local. */
   readonly provider: UploadProviderConfig;
 }
 
-export type UploadProviderConfig = { readonly name: 'local' } | ({ readonly name: 'aws-s3' } & S3ProviderConfig);
+/** The local provider, or a registered one with its checked settings (providers.ts). */
+export type UploadProviderConfig = { readonly name: 'local' } | { readonly name: string; readonly settings: unknown };
+
+/** The local provider in `upload.config`: the default. */
+interface LocalProviderChoice {
+  provider?: 'local';
+  providerOptions?: LocalProviderOptions;
+}
+
+/** Another provider in `upload.config`: one of those the server was built with, and its options. */
+type RegisteredProviderChoice = { [Name in keyof UploadProviderOptions]: { provider: Name } & UploadProviderOptions[Name] }[keyof UploadProviderOptions];
 
 /**
  * Strapi v4's `config/plugins.js` → `upload.config`, as it is written there: the provider and
  * its options, and any of the settings above (`sizeLimit`, `breakpoints`…).
  */
-export interface StrapiUploadConfig extends Partial<Omit<UploadConfig, 'provider'>> {
-  /** `'local'` (default) or `'aws-s3'`. */
-  provider?: 'local' | 'aws-s3';
-  /** The provider's options: aws-s3's (baseUrl, rootPath, s3Options), or the local provider's. */
-  providerOptions?: S3ProviderOptions & LocalProviderOptions;
-  /** aws-s3: more parameters of its PutObject (`upload`, `uploadStream`) and DeleteObject (`delete`) requests. */
-  actionOptions?: S3ActionOptions;
-}
+export type StrapiUploadConfig = Partial<Omit<UploadConfig, 'provider'>> & (LocalProviderChoice | RegisteredProviderChoice);
 
 /**
  * Strapi v4's local provider options (`upload.config.providerOptions`), which Strapi 4.26.2
@@ -101,8 +104,8 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
   const { config: strapi, ...settings } = user;
   const at = 'config plugins.upload.config';
   if (strapi !== undefined && (typeof strapi !== 'object' || strapi === null)) throw new Error(`${at} must be an object`);
-  const { provider: providerName, providerOptions, actionOptions, ...written } = strapi ?? {};
-  const local = providerName === undefined || providerName === 'local' ? fromLocalProviderOptions(providerOptions, written.maxAge) : {};
+  const { provider: providerName, providerOptions, actionOptions, ...written } = (strapi ?? {}) as Partial<Omit<UploadConfig, 'provider'>> & { provider?: unknown; providerOptions?: unknown; actionOptions?: unknown };
+  const local = providerName === undefined || providerName === 'local' ? fromLocalProviderOptions(providerOptions as LocalProviderOptions | undefined, written.maxAge) : {};
   const strapiSettings = { ...written, ...local };
   for (const [key, value] of Object.entries(withoutUndefined(strapiSettings))) {
     const flat = (settings as Record<string, unknown>)[key];
@@ -112,8 +115,8 @@ export function resolveUploadConfig(user: UploadUserConfig = {}): UploadConfig {
   }
   let provider: UploadProviderConfig;
   if (providerName === undefined || providerName === 'local') provider = { name: 'local' };
-  else if (providerName === 'aws-s3') provider = { name: 'aws-s3', ...resolveS3Options(providerOptions, actionOptions, at) };
-  else throw new Error(`${at}.provider must be 'local' or 'aws-s3', got ${JSON.stringify(providerName)}`);
+  else if (typeof providerName === 'string' && providerName.trim() !== '') provider = { name: providerName, settings: uploadProviderFactory(providerName, at).resolve(providerOptions, actionOptions, at) };
+  else throw new Error(`${at}.provider must be a provider's name ('local' or one the server was built with), got ${JSON.stringify(providerName)}`);
   const config: UploadConfig = { ...defaultUploadConfig, ...withoutUndefined(strapiSettings), ...withoutUndefined(settings), provider };
   for (const key of ['sizeLimit', 'maxFiles', 'maxFields', 'fieldSizeLimit', 'maxImagePixels', 'imageConcurrency'] as const) {
     if (!Number.isSafeInteger(config[key]) || config[key] < 1) {

@@ -1,7 +1,8 @@
 /**
  * The upload plugin (media): Strapi v4's `/api/upload` routes, a local provider storing
- * under `<server root>/public/uploads/` with the middleware serving `/uploads/<name>`, or the
- * aws-s3 provider storing in a bucket (no middleware: the storage serves the files).
+ * under `<server root>/public/uploads/` with the middleware serving `/uploads/<name>`, or a
+ * provider the server was built with (providers.ts; aws-s3 stores in a bucket), with no
+ * middleware then: the storage serves the files.
  *
  * Mounting (see README of the runtime):
  * - `routes` go on the REST router like content-type routes (under `/api`); each names its
@@ -21,7 +22,7 @@ import type { Route } from '../rest/routes.js';
 import { resolveUploadConfig, type UploadConfig, type UploadUserConfig } from './config.js';
 import { EntryFiles } from './entry-files.js';
 import { LocalProvider } from './provider-local.js';
-import { S3Provider } from './provider-s3.js';
+import { uploadProviderFactory } from './providers.js';
 import { uploadRoutes } from './routes.js';
 import { serveUploads } from './serve.js';
 import { UploadService } from './service.js';
@@ -53,7 +54,7 @@ export interface UploadPlugin {
   /** Entry writes sent as multipart forms: `data` and `files.<path>` (what REST create and update use). */
   readonly entryFiles: EntryFiles;
   readonly config: UploadConfig;
-  /** Absolute path of the local provider's uploads folder (unused with aws-s3). */
+  /** Absolute path of the local provider's uploads folder (unused with another provider). */
   readonly uploadsDir: string;
 }
 
@@ -63,7 +64,7 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
   const config = resolveUploadConfig(options.config);
   const tmpDir = path.resolve(config.tmpDir ?? path.join(os.tmpdir(), 'contentgen-uploads'));
   const local = new LocalProvider(options.root);
-  const provider = config.provider.name === 'aws-s3' ? new S3Provider(config.provider) : local;
+  const provider = 'settings' in config.provider ? uploadProviderFactory(config.provider.name, 'config plugins.upload.config').create(config.provider.settings) : local;
   const service = new UploadService({
     db: options.db,
     meta,
@@ -87,10 +88,9 @@ export function uploadPlugin(options: UploadPluginOptions): UploadPlugin {
 export { assertAllowedTypes, isAllowedType, mediaTypeOf, type MediaType } from './allowed-types.js';
 export { defaultBreakpoints, defaultUploadConfig, multipartLimits, resolveUploadConfig, type StrapiUploadConfig, type UploadConfig, type UploadProviderConfig, type UploadUserConfig } from './config.js';
 export { EntryFiles, type EntryWrite } from './entry-files.js';
-export { uploadPackages } from './dependencies.js';
 export { readMultipart, readMultipartRequest, type MultipartBody, type MultipartLimits, type ReceivedFile } from './multipart.js';
 export { LocalProvider, type StoredName, type UploadProvider } from './provider-local.js';
-export { resolveS3Options, S3Provider, type S3ActionOptions, type S3Options, type S3ProviderConfig, type S3ProviderOptions } from './provider-s3.js';
+export { registerUploadProvider, type UploadProviderFactory, type UploadProviderOptions } from './providers.js';
 export { filesField, uploadActions, uploadRoutes } from './routes.js';
 export { serveUploads } from './serve.js';
 export { parseFileInfo, UploadService, type FileInfo, type FileObject, type StagedUpload } from './service.js';

@@ -1,7 +1,8 @@
 /**
  * The local provider: files live in `<server root>/public/uploads/<hash><ext>` and are
- * served at `/uploads/<hash><ext>` (see serve.ts). provider-s3.ts implements the same
- * interface for S3 buckets.
+ * served at `/uploads/<hash><ext>` (see serve.ts). Other providers implement the same
+ * interface and register themselves (providers.ts; provider-s3.ts for S3 buckets, in a
+ * server built with it).
  */
 import { constants } from 'node:fs';
 import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';

@@ -23,11 +23,15 @@
  *   Any `S3Client` option set in `s3Options` wins.
  * - The SDK is loaded at the first upload or delete: a server that never stores a file does
  *   not pay for it at start.
+ * - This module registers the provider when imported (providers.ts): an emitted server has it,
+ *   and the SDK in its package.json, only when its build includes the provider (src/config.ts
+ *   selects 'aws-s3', or the Strapi project installs @strapi/provider-upload-aws-s3).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { ObjectCannedACL, PutObjectCommandInput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StoredName, UploadProvider } from './provider-local.js';
+import { registerUploadProvider } from './providers.js';
 
 /**
  * `providerOptions.s3Options`: options of the `S3Client`, with the bucket in `params`. Keys
@@ -296,3 +300,19 @@ export class S3Provider implements UploadProvider {
 function encodeKeySegment(segment: string): string {
   return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+
+declare module './providers.js' {
+  interface UploadProviderOptions {
+    'aws-s3': {
+      /** baseUrl, rootPath and s3Options (the bucket's region, credentials, endpoint, params.Bucket). */
+      providerOptions?: S3ProviderOptions;
+      /** More parameters of its PutObject (`upload`, `uploadStream`) and DeleteObject (`delete`) requests. */
+      actionOptions?: S3ActionOptions;
+    };
+  }
+}
+
+registerUploadProvider('aws-s3', {
+  resolve: resolveS3Options,
+  create: (settings: S3ProviderConfig) => new S3Provider(settings),
+});

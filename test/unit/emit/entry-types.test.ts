@@ -230,7 +230,7 @@ describe('odd names and nested links', () => {
 
   it('types relations and media inside components, and the emitted files compile', async () => {
     const out = path.join(dir, 'out');
-    const files = emitContentTypes(ir).merge(emitRuntime()).files();
+    const files = emitContentTypes(ir).merge(emitRuntime(ir.plugins)).files();
     for (const file of files) {
       if (!file.path.startsWith('src/generated/content-types/') && !file.path.startsWith('src/generated/components/') && !file.path.startsWith('src/runtime/')) continue;
       await mkdir(path.dirname(path.join(out, file.path)), { recursive: true });

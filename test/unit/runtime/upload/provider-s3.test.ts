@@ -22,8 +22,8 @@ const minimal = { region: 'eu-west-3', params: { Bucket: 'media' } };
 
 function s3Settings(user: UploadUserConfig): S3ProviderConfig {
   const { provider } = resolveUploadConfig(user);
-  if (provider.name !== 'aws-s3') throw new Error('expected the aws-s3 provider');
-  return provider;
+  if (provider.name !== 'aws-s3' || !('settings' in provider)) throw new Error('expected the aws-s3 provider');
+  return provider.settings as S3ProviderConfig;
 }
 
 describe('aws-s3 settings', () => {
@@ -49,15 +49,17 @@ describe('aws-s3 settings', () => {
     expect(config).toMatchObject({ sizeLimit: 1000, breakpoints: { xl: 1920 } });
     expect(config.provider).toEqual({
       name: 'aws-s3',
-      baseUrl: 'https://cdn.example.com',
-      prefix: 'site/media/',
-      bucket: 'media',
-      bucketKey: `${at}.providerOptions.s3Options.params.Bucket`,
-      acl: 'public-read',
-      client: { requestChecksumCalculation: 'WHEN_REQUIRED', maxAttempts: 5, region: 'eu-west-3', credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' } },
-      regionKey: `${at}.providerOptions.s3Options.region`,
-      uploadParams: { CacheControl: 'max-age=3600' },
-      deleteParams: {},
+      settings: {
+        baseUrl: 'https://cdn.example.com',
+        prefix: 'site/media/',
+        bucket: 'media',
+        bucketKey: `${at}.providerOptions.s3Options.params.Bucket`,
+        acl: 'public-read',
+        client: { requestChecksumCalculation: 'WHEN_REQUIRED', maxAttempts: 5, region: 'eu-west-3', credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' } },
+        regionKey: `${at}.providerOptions.s3Options.region`,
+        uploadParams: { CacheControl: 'max-age=3600' },
+        deleteParams: {},
+      },
     });
   });
 
@@ -100,7 +102,7 @@ describe('aws-s3 settings', () => {
 
   it('local is the default, and ignores providerOptions (a provider chosen from the environment)', () => {
     expect(resolveUploadConfig({}).provider).toEqual({ name: 'local' });
-    expect(resolveUploadConfig({ config: { provider: 'local', providerOptions: { s3Options: {} } } }).provider).toEqual({ name: 'local' });
+    expect(resolveUploadConfig({ config: { provider: 'local', providerOptions: { s3Options: {} } } } as UploadUserConfig).provider).toEqual({ name: 'local' });
   });
 
   it('a setting given both flat and under config must agree', () => {
@@ -109,7 +111,8 @@ describe('aws-s3 settings', () => {
   });
 
   it.each([
-    [{ config: { provider: 'aws-s4' } }, `${at}.provider must be 'local' or 'aws-s3', got "aws-s4"`],
+    [{ config: { provider: 'aws-s4' } }, `${at}.provider "aws-s4" is not built into this server (it has 'local', 'aws-s3')`],
+    [{ config: { provider: 3 } }, `${at}.provider must be a provider's name`],
     [{ config: { provider: 'aws-s3' } }, `${at}.providerOptions must be an object with s3Options`],
     [s3Upload(undefined as never), `${at}.providerOptions.s3Options must be an object`],
     [s3Upload({ region: 3, params: { Bucket: 'media' } }), `${at}.providerOptions.s3Options.region must be a region name`],
