@@ -4,6 +4,7 @@
  */
 export function tsLiteral(value: unknown, indent = ''): string {
   if (value === null) return 'null';
+  if (value instanceof Code) return value.text;
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const inner = `${indent}  `;
@@ -31,4 +32,9 @@ function quote(text: string): string {
 
 function key(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
+}
+
+/** An expression printed as written (e.g. the name of a constant the literal refers to). */
+export class Code {
+  constructor(readonly text: string) {}
 }
