@@ -22,6 +22,7 @@ export function tsLiteral(value: unknown, indent = '', style: LiteralStyle = dat
   const special = style.special?.(value);
   if (special !== undefined) return special;
   if (value === null) return 'null';
+  if (value instanceof Code) return value.text;
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const inner = `${indent}  `;
@@ -52,4 +53,9 @@ export function quote(text: string): string {
 
 function key(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
+}
+
+/** An expression printed as written (e.g. the name of a constant the literal refers to). */
+export class Code {
+  constructor(readonly text: string) {}
 }

@@ -178,6 +178,12 @@ function linkModel(l: LinkTable, provider: Provider): PrismaModel {
       unique(ownerId, targetId);
       break;
   }
+  // An entry's list of targets is read in link order (`ORDER BY owner, order, id`): with the
+  // pair indexed the database walks the index instead of sorting the links it found (SQLite
+  // appends the rowid, the id, to every index entry). To-one links hold one row per owner.
+  if (localizations || l.relation === 'oneToMany' || l.relation === 'manyToMany') {
+    blockAttributes.push(`@@index([${ownerId}, ${orderField}]${map([ownerId, orderField], 'idx')})`);
+  }
   blockAttributes.push(`@@index([${targetId}]${map([targetId], 'idx')})`);
   const what = l.owner.attributes.find((a) => a.name === l.attribute)!.kind === 'media' ? 'media field' : `${l.relation} relation`;
   return {

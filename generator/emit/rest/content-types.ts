@@ -11,7 +11,8 @@ import type { Attribute, Component, ContentType, LinkStorage, ScalarAttribute, S
 import type { ComponentMeta, FieldMeta, LinkMeta } from '../../../templates/runtime/meta.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
-import { tsLiteral } from '../ts-literal.js';
+import { Code, tsLiteral } from '../ts-literal.js';
+import { responseValuesImport, rowConverter } from './row-converter.js';
 
 export function emitContentTypes(ir: Schema): FileMap {
   const files = new FileMap();
@@ -22,6 +23,9 @@ export function emitContentTypes(ir: Schema): FileMap {
     const imports = new TypeImports('content-types', ct.names.file);
     const attributeMembers = responseMembers(ct.attributes.filter((a) => a.name !== 'id'), naming, imports);
     const inputMembers = writeMembers(ct.attributes, naming, imports);
+    const meta = contentTypeMeta(ct);
+    const rowsIdent = `${ct.names.camel}Rows`;
+    const rows = rowConverter(meta, rowsIdent, ct.displayName);
     files.add(
       `src/generated/content-types/${ct.names.file}.ts`,
       render('rest/content-type.ts.hbs', {
@@ -34,7 +38,9 @@ export function emitContentTypes(ir: Schema): FileMap {
         typeImports: imports.lines(),
         attributesBody: interfaceBody(attributeMembers),
         inputBody: interfaceBody(inputMembers),
-        meta: tsLiteral(contentTypeMeta(ct)),
+        valueImports: rows.includes('ResponseValues.') ? [responseValuesImport] : [],
+        rowConverter: rows,
+        meta: tsLiteral({ ...meta, rows: new Code(rowsIdent) }),
       }),
     );
     if (ct.plugin) continue; // plugins serve their types through their own routes

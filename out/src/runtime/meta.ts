@@ -216,6 +216,23 @@ export interface ContentTypeMeta {
    * createdAt, updatedAt and (with draft & publish) publishedAt (then localizations, locale).
    */
   readonly fields: Readonly<Record<string, FieldMeta>>;
+  /**
+   * Emitted code converting a row of the type's default select to its REST attributes
+   * (rest/transform.ts); absent: the runtime converts attribute by attribute from `fields`.
+   */
+  readonly rows?: RowConverter;
+}
+
+/**
+ * A content type's default attributes from a database row keyed by attribute name, written
+ * out per type by the generator: one object literal, each attribute's value converted by the
+ * function of its scalar type (rest/response-values.ts), no lookup per attribute and value.
+ */
+export interface RowConverter {
+  /** The names it converts, `id` first: the type's default selection (query/fields.ts). */
+  readonly fields: readonly string[];
+  /** `attributes` of the entry, in `fields` order (without `id`). */
+  readonly attributes: (row: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface ComponentMeta {

@@ -1,6 +1,6 @@
 /** Shapes database rows into Strapi's `{ id, attributes }` entries. */
 import type { ContentTypeMeta, ScalarFieldMeta } from '../meta.js';
-import { toResponseValue } from '../entity/input.js';
+import { responseValues } from './response-values.js';
 
 export interface Entry {
   id: number;
@@ -9,16 +9,29 @@ export interface Entry {
 
 /**
  * `row` is keyed by attribute name (the SQL aliases columns so); `fields` are the selected
- * attribute names in output order, `id` included.
+ * attribute names in output order, `id` included. The type's default selection goes through
+ * its emitted converter (`meta.rows`); any other through each field's value function.
  */
 export function toEntry(meta: ContentTypeMeta, row: Record<string, unknown>, fields: readonly string[]): Entry {
+  const rows = meta.rows;
+  if (rows !== undefined && sameNames(fields, rows.fields)) return { id: Number(row.id), attributes: rows.attributes(row) };
   const attributes: Record<string, unknown> = {};
   for (const name of fields) {
     if (name === 'id') continue;
-    const field = meta.fields[name] as ScalarFieldMeta;
-    attributes[name] = toResponseValue(field, selected(row, name) ?? null);
+    attributes[name] = responseValues[(meta.fields[name] as ScalarFieldMeta).type](selected(row, name));
   }
   return { id: Number(row.id), attributes };
+}
+
+/**
+ * The selection is the converter's: the same names in the same order. (A view of a type
+ * with fewer fields, such as GraphQL's, keeps the converter but selects other names.)
+ */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

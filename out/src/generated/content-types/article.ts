@@ -2,7 +2,8 @@
 /**
  * Article (api::article.article): collection type served at /api/articles.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite, ToOneRelationWrite } from '../../runtime/entry-types.js';
 import type { SharedLinkComponent, SharedLinkComponentInput } from '../components/shared.link.js';
 import type { SharedQuoteComponent, SharedQuoteComponentInput } from '../components/shared.quote.js';
@@ -82,6 +83,49 @@ export interface ArticleInput {
   > | null;
   publishedAt?: string | number | Date | null;
 }
+
+/** A row of Article's default select as its REST attributes (runtime/rest/transform.ts). */
+const articleRows: RowConverter = {
+  fields: [
+    'id',
+    'title',
+    'slug',
+    'description',
+    'content',
+    'status',
+    'views',
+    'rating',
+    'price',
+    'impressions',
+    'featured',
+    'publishDate',
+    'readingTime',
+    'lastReviewedAt',
+    'metadata',
+    'createdAt',
+    'updatedAt',
+    'publishedAt',
+  ],
+  attributes: (row) => ({
+    title: row.title ?? null,
+    slug: row.slug ?? null,
+    description: row.description ?? null,
+    content: row.content ?? null,
+    status: row.status ?? null,
+    views: ResponseValues.numberValue(row.views),
+    rating: ResponseValues.numberValue(row.rating),
+    price: ResponseValues.numberValue(row.price),
+    impressions: ResponseValues.bigIntegerValue(row.impressions),
+    featured: ResponseValues.booleanValue(row.featured),
+    publishDate: ResponseValues.dateValue(row.publishDate),
+    readingTime: ResponseValues.timeValue(row.readingTime),
+    lastReviewedAt: ResponseValues.dateTimeValue(row.lastReviewedAt),
+    metadata: ResponseValues.jsonValue(row.metadata),
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+    publishedAt: ResponseValues.dateTimeValue(row.publishedAt),
+  }),
+};
 
 export const article = {
   uid: 'api::article.article',
@@ -306,4 +350,5 @@ export const article = {
       prismaField: 'publishedAt',
     },
   },
+  rows: articleRows,
 } as const satisfies ContentTypeMeta;

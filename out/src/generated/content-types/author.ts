@@ -2,7 +2,8 @@
 /**
  * Author (api::author.author): collection type served at /api/authors.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
 import type { ArticleEntry } from './article.js';
 
@@ -32,6 +33,18 @@ export interface AuthorInput {
   bio?: string | null;
   articles?: ToManyRelationWrite;
 }
+
+/** A row of Author's default select as its REST attributes (runtime/rest/transform.ts). */
+const authorRows: RowConverter = {
+  fields: ['id', 'name', 'email', 'bio', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    email: row.email ?? null,
+    bio: row.bio ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const author = {
   uid: 'api::author.author',
@@ -103,4 +116,5 @@ export const author = {
       writable: false,
     },
   },
+  rows: authorRows,
 } as const satisfies ContentTypeMeta;

@@ -2,7 +2,8 @@
 /**
  * Category (api::category.category): collection type served at /api/categories.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
 import type { ArticleEntry } from './article.js';
 
@@ -30,6 +31,17 @@ export interface CategoryInput {
   slug?: string | null;
   articles?: ToManyRelationWrite;
 }
+
+/** A row of Category's default select as its REST attributes (runtime/rest/transform.ts). */
+const categoryRows: RowConverter = {
+  fields: ['id', 'name', 'slug', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    slug: row.slug ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const category = {
   uid: 'api::category.category',
@@ -102,4 +114,5 @@ export const category = {
       writable: false,
     },
   },
+  rows: categoryRows,
 } as const satisfies ContentTypeMeta;

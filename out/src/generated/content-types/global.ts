@@ -2,7 +2,8 @@
 /**
  * Global (api::global.global): single type served at /api/global.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { SharedSeoComponent, SharedSeoComponentInput } from '../components/shared.seo.js';
 
 /**
@@ -29,6 +30,17 @@ export interface GlobalInput {
   siteDescription?: string | null;
   defaultSeo?: SharedSeoComponentInput | null;
 }
+
+/** A row of Global's default select as its REST attributes (runtime/rest/transform.ts). */
+const globalRows: RowConverter = {
+  fields: ['id', 'siteName', 'siteDescription', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    siteName: row.siteName ?? null,
+    siteDescription: row.siteDescription ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const global = {
   uid: 'api::global.global',
@@ -89,4 +101,5 @@ export const global = {
       writable: false,
     },
   },
+  rows: globalRows,
 } as const satisfies ContentTypeMeta;

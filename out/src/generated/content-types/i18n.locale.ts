@@ -2,7 +2,8 @@
 /**
  * Locale (plugin::i18n.locale): collection type served at /api/locales.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 
 /**
  * Locale attributes as the REST API returns them (inside `attributes`). Relations,
@@ -26,6 +27,17 @@ export interface I18nLocaleInput {
   name?: string | null;
   code?: string | null;
 }
+
+/** A row of Locale's default select as its REST attributes (runtime/rest/transform.ts). */
+const i18nLocaleRows: RowConverter = {
+  fields: ['id', 'name', 'code', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    code: row.code ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const i18nLocale = {
   uid: 'plugin::i18n.locale',
@@ -67,4 +79,5 @@ export const i18nLocale = {
       writable: false,
     },
   },
+  rows: i18nLocaleRows,
 } as const satisfies ContentTypeMeta;

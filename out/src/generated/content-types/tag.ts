@@ -2,7 +2,8 @@
 /**
  * Tag (api::tag.tag): collection type served at /api/tags.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
 import type { ArticleEntry } from './article.js';
 
@@ -28,6 +29,16 @@ export interface TagInput {
   name?: string;
   articles?: ToManyRelationWrite;
 }
+
+/** A row of Tag's default select as its REST attributes (runtime/rest/transform.ts). */
+const tagRows: RowConverter = {
+  fields: ['id', 'name', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const tag = {
   uid: 'api::tag.tag',
@@ -91,4 +102,5 @@ export const tag = {
       writable: false,
     },
   },
+  rows: tagRows,
 } as const satisfies ContentTypeMeta;

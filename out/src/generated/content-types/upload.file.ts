@@ -2,7 +2,8 @@
 /**
  * File (plugin::upload.file): collection type served at /api/files.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
 
 /**
@@ -53,6 +54,47 @@ export interface UploadFileInput {
   folder?: ToOneRelationWrite;
   folderPath?: string;
 }
+
+/** A row of File's default select as its REST attributes (runtime/rest/transform.ts). */
+const uploadFileRows: RowConverter = {
+  fields: [
+    'id',
+    'name',
+    'alternativeText',
+    'caption',
+    'width',
+    'height',
+    'formats',
+    'hash',
+    'ext',
+    'mime',
+    'size',
+    'url',
+    'previewUrl',
+    'provider',
+    'provider_metadata',
+    'createdAt',
+    'updatedAt',
+  ],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    alternativeText: row.alternativeText ?? null,
+    caption: row.caption ?? null,
+    width: ResponseValues.numberValue(row.width),
+    height: ResponseValues.numberValue(row.height),
+    formats: ResponseValues.jsonValue(row.formats),
+    hash: row.hash ?? null,
+    ext: row.ext ?? null,
+    mime: row.mime ?? null,
+    size: ResponseValues.numberValue(row.size),
+    url: row.url ?? null,
+    previewUrl: row.previewUrl ?? null,
+    provider: row.provider ?? null,
+    provider_metadata: ResponseValues.jsonValue(row.provider_metadata),
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const uploadFile = {
   uid: 'plugin::upload.file',
@@ -186,4 +228,5 @@ export const uploadFile = {
       writable: false,
     },
   },
+  rows: uploadFileRows,
 } as const satisfies ContentTypeMeta;

@@ -2,7 +2,8 @@
 /**
  * Folder (plugin::upload.folder): collection type served at /api/folders.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite, ToOneRelationWrite } from '../../runtime/entry-types.js';
 import type { UploadFileEntry } from './upload.file.js';
 
@@ -36,6 +37,18 @@ export interface UploadFolderInput {
   files?: ToManyRelationWrite;
   path?: string;
 }
+
+/** A row of Folder's default select as its REST attributes (runtime/rest/transform.ts). */
+const uploadFolderRows: RowConverter = {
+  fields: ['id', 'name', 'pathId', 'path', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    pathId: ResponseValues.numberValue(row.pathId),
+    path: row.path ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const uploadFolder = {
   uid: 'plugin::upload.folder',
@@ -150,4 +163,5 @@ export const uploadFolder = {
       writable: false,
     },
   },
+  rows: uploadFolderRows,
 } as const satisfies ContentTypeMeta;

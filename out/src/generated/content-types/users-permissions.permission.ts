@@ -2,7 +2,8 @@
 /**
  * Permission (plugin::users-permissions.permission): collection type served at /api/permissions.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
 import type { UsersPermissionsRoleEntry } from './users-permissions.role.js';
 
@@ -28,6 +29,16 @@ export interface UsersPermissionsPermissionInput {
   action?: string;
   role?: ToOneRelationWrite;
 }
+
+/** A row of Permission's default select as its REST attributes (runtime/rest/transform.ts). */
+const usersPermissionsPermissionRows: RowConverter = {
+  fields: ['id', 'action', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    action: row.action ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const usersPermissionsPermission = {
   uid: 'plugin::users-permissions.permission',
@@ -91,4 +102,5 @@ export const usersPermissionsPermission = {
       writable: false,
     },
   },
+  rows: usersPermissionsPermissionRows,
 } as const satisfies ContentTypeMeta;

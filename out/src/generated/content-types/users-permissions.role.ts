@@ -2,7 +2,8 @@
 /**
  * Role (plugin::users-permissions.role): collection type served at /api/roles.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
 import type { UsersPermissionsPermissionEntry } from './users-permissions.permission.js';
 import type { UsersPermissionsUserEntry } from './users-permissions.user.js';
@@ -35,6 +36,18 @@ export interface UsersPermissionsRoleInput {
   permissions?: ToManyRelationWrite;
   users?: ToManyRelationWrite;
 }
+
+/** A row of Role's default select as its REST attributes (runtime/rest/transform.ts). */
+const usersPermissionsRoleRows: RowConverter = {
+  fields: ['id', 'name', 'description', 'type', 'createdAt', 'updatedAt'],
+  attributes: (row) => ({
+    name: row.name ?? null,
+    description: row.description ?? null,
+    type: row.type ?? null,
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const usersPermissionsRole = {
   uid: 'plugin::users-permissions.role',
@@ -123,4 +136,5 @@ export const usersPermissionsRole = {
       writable: false,
     },
   },
+  rows: usersPermissionsRoleRows,
 } as const satisfies ContentTypeMeta;

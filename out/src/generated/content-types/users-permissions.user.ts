@@ -2,7 +2,8 @@
 /**
  * User (plugin::users-permissions.user): collection type served at /api/users.
  */
-import type { ContentTypeMeta } from '../../runtime/meta.js';
+import type { ContentTypeMeta, RowConverter } from '../../runtime/meta.js';
+import * as ResponseValues from '../../runtime/rest/response-values.js';
 import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
 import type { UsersPermissionsRoleEntry } from './users-permissions.role.js';
 
@@ -39,6 +40,29 @@ export interface UsersPermissionsUserInput {
   blocked?: boolean | null;
   role?: ToOneRelationWrite;
 }
+
+/** A row of User's default select as its REST attributes (runtime/rest/transform.ts). */
+const usersPermissionsUserRows: RowConverter = {
+  fields: [
+    'id',
+    'username',
+    'email',
+    'provider',
+    'confirmed',
+    'blocked',
+    'createdAt',
+    'updatedAt',
+  ],
+  attributes: (row) => ({
+    username: row.username ?? null,
+    email: row.email ?? null,
+    provider: row.provider ?? null,
+    confirmed: ResponseValues.booleanValue(row.confirmed),
+    blocked: ResponseValues.booleanValue(row.blocked),
+    createdAt: ResponseValues.dateTimeValue(row.createdAt),
+    updatedAt: ResponseValues.dateTimeValue(row.updatedAt),
+  }),
+};
 
 export const usersPermissionsUser = {
   uid: 'plugin::users-permissions.user',
@@ -155,4 +179,5 @@ export const usersPermissionsUser = {
       writable: false,
     },
   },
+  rows: usersPermissionsUserRows,
 } as const satisfies ContentTypeMeta;

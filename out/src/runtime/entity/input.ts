@@ -13,7 +13,6 @@
 import { ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, ScalarFieldMeta } from '../meta.js';
 import { checkScalarField, isPlainObject, type RuleContext } from './scalar-rules.js';
-import { formatDateTime, formatStoredDate, formatStoredTime, readStoredInstant } from '../temporal.js';
 
 export { MAX_JSON_DEPTH, MAX_STRING_LENGTH } from './scalar-rules.js';
 
@@ -166,98 +165,5 @@ function storedValue(field: ScalarFieldMeta, value: unknown, options: WriteOptio
   return options.jsonValue ? options.jsonValue(value) : value;
 }
 
-/** `2024-03-05T10:30:00.000+00:00`: how Prisma's SQLite adapter stores DateTime. */
-const storedUtcInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
-/** `2024-03-05T10:30:00.000Z`: already the response form. */
-const responseInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/**
- * A stored value as the REST API renders it. Accepts what Prisma returns and what raw SQL
- * rows hold (SQLite text datetimes, 0/1 booleans, JSON text). Null and undefined give null.
- */
-export function toResponseValue(field: ScalarFieldMeta, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  // Fast paths for the forms stored values take (SQLite's ISO text, component JSON): this
-  // runs for every datetime of every entry returned.
-  if (typeof value === 'string') {
-    if (storedUtcInstant.test(value)) {
-      if (field.type === 'datetime' || field.type === 'timestamp') return `${value.slice(0, 23)}Z`;
-      if (field.type === 'date') return value.slice(0, 10);
-      if (field.type === 'time') return value.slice(11, 23);
-    } else if ((field.type === 'datetime' || field.type === 'timestamp') && responseInstant.test(value)) {
-      return value;
-    }
-  }
-  switch (field.type) {
-    case 'datetime':
-    case 'timestamp': {
-      const instant = readStoredInstant(value);
-      return instant ? formatDateTime(instant) : value;
-    }
-    case 'date':
-      return formatStoredDate(value) ?? value;
-    case 'time':
-      return formatStoredTime(value) ?? value;
-    case 'biginteger':
-      return bigIntegerText(value);
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return toNumber(value);
-    case 'boolean':
-      return toBoolean(value);
-    case 'json':
-    case 'array':
-      return parseJsonText(value);
-    default:
-      return value;
-  }
-}
-
-/** Strapi returns bigintegers as strings so no precision is lost in JSON. */
-function bigIntegerText(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value).toString() : String(value);
-  return typeof value === 'string' ? value : String(value);
-}
-
-/** Numbers, bigints, numeric strings and Prisma Decimal objects (decimal.js) as a JS number. */
-function toNumber(value: unknown): unknown {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string') return value.trim() === '' ? value : Number(value);
-  if (typeof value === 'object' && value !== null) {
-    const decimal = value as { toNumber?: () => number };
-    return typeof decimal.toNumber === 'function' ? decimal.toNumber() : Number(String(value));
-  }
-  return value;
-}
-
-const TRUE_TEXT = new Set(['true', 't', '1']);
-const FALSE_TEXT = new Set(['false', 'f', '0']);
-
-/** Booleans, and the 0/1 (or text) SQLite and MySQL store them as. */
-function toBoolean(value: unknown): unknown {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return value !== 0 && value !== 0n;
-  if (typeof value === 'string') {
-    const text = value.trim().toLowerCase();
-    if (TRUE_TEXT.has(text)) return true;
-    if (FALSE_TEXT.has(text)) return false;
-  }
-  return value;
-}
-
-/**
- * A string is taken as raw JSON text (SQLite, MySQL) and parsed; text that is not JSON is
- * returned as is. Note a caller passing already-parsed values must not pass a JSON string
- * that itself looks like JSON (`"123"` would come back as 123).
- */
-function parseJsonText(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+/** Rendering stored values lives with the REST answer's shaping; kept importable from here. */
+export { toResponseValue } from '../rest/response-values.js';

@@ -16,7 +16,7 @@
 import type { Database } from '../db/database.js';
 import type { ComponentMeta, ContentTypeMeta, MediaFieldMeta, Registry, RelationFieldMeta } from '../meta.js';
 import { populateEntries, populateInstances, type EntryItem, type InstanceItem } from '../populate/execute.js';
-import { parsePopulate } from '../populate/parse.js';
+import { parsePopulateCached } from '../populate/cache.js';
 import type { Entry } from '../rest/transform.js';
 import { applyWindow, resolveWindow, toRestFilters, toRestSort, type ListLimits } from './args.js';
 
@@ -129,14 +129,16 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
   const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid)!;
   const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
   const window = toMany ? resolveWindow(args['pagination'], limits) : undefined;
-  const spec = {
+  const spec = definedOnly({
     filters: toRestFilters(args['filters'], target, registry),
     sort: toRestSort(args['sort']),
     publicationState: args['publicationState'],
-    ...(read.shape.fields ? { fields: read.shape.fields } : {}),
+    fields: read.shape.fields,
     populate: read.shape.populate,
-  };
-  const tree = parsePopulate(read.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
+  });
+  // Kept per owner and JSON of the read (populate/cache.ts): the same selection and arguments
+  // plan once, and the populate statements compiled for its nodes are kept with it.
+  const tree = parsePopulateCached(read.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
   // Already authorized by the field's scope: nothing here is dropped for permissions.
   const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const };
   const slots = parents.map(() => ({}) as Record<string, unknown>);
@@ -151,4 +153,10 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
     const data = (slot[field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);
     return toMany && window ? applyWindow(data as Entry[], window) : data;
   });
+}
+
+/** Without the keys that have no value (a kept plan is keyed by its JSON). */
+function definedOnly(spec: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(spec)) if (spec[key] === undefined) delete spec[key];
+  return spec;
 }
