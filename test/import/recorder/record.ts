@@ -9,9 +9,7 @@
  * stops it and writes fixtures/strapi-data/<set>/: <dialect> dump, answers.<dialect>.json,
  * uploads/<dialect>/, secrets.json (merged per dialect) and the project files.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mariadb from 'mariadb';
@@ -22,6 +20,7 @@ import { StrapiClient, type Auth } from './client.js';
 import { dumpMariadb, dumpPostgres, dumpSqlite } from './dump.js';
 import { fillI18n } from './fill-i18n.js';
 import { fillImport, type RecordedUser } from './fill-import.js';
+import { freePort, startStrapi, stopStrapi } from './strapi-process.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const strapiRef = process.env.STRAPI_REF || '/tmp/strapi-ref';
@@ -65,54 +64,6 @@ async function freshDatabase(set: string, dialect: Dialect): Promise<Record<stri
   await conn.query(`CREATE DATABASE ${name}`);
   await conn.end();
   return { DATABASE_CLIENT: 'mysql2', DATABASE_NAME: name, DATABASE_USERNAME: 'root' };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function startStrapi(appDir: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['start.js'], {
-    cwd: appDir,
-    env: { ...process.env, ...secrets, ...env, NODE_ENV: 'production', TZ: recordTimeZone, HOST: '127.0.0.1', PORT: String(port), STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log: string[] = [];
-  child.stdout!.on('data', (d) => log.push(String(d)));
-  child.stderr!.on('data', (d) => log.push(String(d)));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Strapi exited (${child.exitCode}):\n${log.join('')}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/_health`);
-      if (response.status === 204) {
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
-        return child;
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`Strapi did not answer /_health within 120 s:\n${log.join('')}`);
-}
-
-async function stopStrapi(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 type Answers = { requests: unknown[] } & Record<string, unknown>;
@@ -161,7 +112,7 @@ async function main(): Promise<void> {
   const tokensFile = path.join(appDir, 'tokens.json');
   const port = await freePort();
   console.log(`recording ${set} on ${dialect}: Strapi in ${appDir}, port ${port}, TZ=${recordTimeZone}`);
-  const child = await startStrapi(appDir, { ...env, RECORD_TOKENS_FILE: tokensFile }, port);
+  const child = await startStrapi(appDir, { ...env, RECORD_TOKENS_FILE: tokensFile, TZ: recordTimeZone }, port);
   let dump: string;
   let answers: unknown;
   let perDialect: unknown;

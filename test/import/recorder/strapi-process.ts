@@ -1,0 +1,56 @@
+/**
+ * A Strapi 4.26.2 app started from its `start.js` (see app.ts) on a free port, with the recorder's
+ * secrets, waited for until `/_health` answers 204, and stopped.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { secrets } from './app.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function startStrapi(appDir: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['start.js'], {
+    cwd: appDir,
+    env: { ...process.env, ...secrets, ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  child.stdout!.on('data', (d) => log.push(String(d)));
+  child.stderr!.on('data', (d) => log.push(String(d)));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Strapi exited (${child.exitCode}):\n${log.join('')}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/_health`);
+      if (response.status === 204) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        return child;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`Strapi did not answer /_health within 120 s:\n${log.join('')}`);
+}
+
+export async function stopStrapi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
