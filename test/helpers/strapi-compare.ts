@@ -62,3 +62,24 @@ export function wholeGroupsAsStrapiSaw(ours: unknown, strapi: unknown, key = '')
   return ours;
 }
 
+
+/**
+ * Drafts Strapi 4.26.2 shows in a live read (no `publicationState=preview`) where contentgen does
+ * not: entries reached through a dynamic zone populated with `on` fragments. Strapi's database
+ * layer (morphToMany: `qb.init(on[type])`) drops the live filter it passes down everywhere else,
+ * so a draft linked from a zone's component is shown to the public; contentgen keeps it hidden
+ * (docs/rest.md, deliberate differences). Applied to Strapi's live answers only: relation
+ * `data` whose `publishedAt` is null is taken out (a list) or set to null (one entry).
+ */
+export function withoutLeakedDrafts(value: unknown): unknown {
+  const isDraft = (e: unknown) => (e as { attributes?: { publishedAt?: unknown } } | null)?.attributes?.publishedAt === null;
+  if (Array.isArray(value)) return value.map(withoutLeakedDrafts);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'data' && Array.isArray(v)) out[k] = v.filter((e) => !isDraft(e)).map(withoutLeakedDrafts);
+    else if (k === 'data' && Object.keys(value).length === 1 && isDraft(v)) out[k] = null;
+    else out[k] = withoutLeakedDrafts(v);
+  }
+  return out;
+}

@@ -164,10 +164,10 @@ export class GenericSeeder {
    * Sends a write; on a 400 naming attributes (`details.errors[].path`), retries without them
    * (at most four times). Returns the answer's `data`, or undefined.
    */
-  private async write(method: string, path: string, data: Record<string, unknown>, what: string): Promise<any> {
+  private async write(method: string, path: string, data: Record<string, unknown>, what: string, wrapped = true): Promise<any> {
     let body = { ...data };
     for (let attempt = 0; attempt < 5; attempt++) {
-      const { status, json } = await this.client.request(method, path, this.full, { data: body });
+      const { status, json } = await this.client.request(method, path, this.full, wrapped ? { data: body } : body);
       if (status >= 200 && status < 300) return json?.data ?? json;
       const paths: string[] = (json?.error?.details?.errors ?? []).map((e: { path?: string[] }) => e.path?.[0]).filter((p: unknown): p is string => typeof p === 'string');
       const message = json?.error?.message ?? JSON.stringify(json).slice(0, 200);
@@ -244,15 +244,20 @@ export class GenericSeeder {
       if (first === undefined) continue;
       for (const locale of this.locales.slice(1)) {
         const data = { ...this.fill(type.attributes, 1, 0, true), locale };
-        const created = await this.write('POST', `/api/${type.pluralName}/${first}/localizations`, data, `localization ${locale} of ${type.uid} ${first}`);
+        // Strapi 4's localizations route takes the fields unwrapped (no `data`).
+        const created = await this.write('POST', `/api/${type.pluralName}/${first}/localizations`, data, `localization ${locale} of ${type.uid} ${first}`, false);
         if (created?.id !== undefined) this.result.written++;
       }
     }
     for (const type of this.models.types.filter((t) => t.kind === 'singleType')) {
-      for (const [k, locale] of (type.localized ? this.locales : [undefined]).entries()) {
-        const query = locale ? `?locale=${locale}` : '';
-        const written = await this.write('PUT', `/api/${type.singularName}${query}`, this.fill(type.attributes, k, 0, true), `set ${type.uid}${locale ? ` (${locale})` : ''}`);
-        if (written) this.result.written++;
+      const written = await this.write('PUT', `/api/${type.singularName}`, this.fill(type.attributes, 0, 0, true), `set ${type.uid}`);
+      if (written) this.result.written++;
+      // Other locales: Strapi 4 refuses a PUT in a locale it does not hold yet (alreadyExists);
+      // its localizations route creates them, fields unwrapped.
+      for (const [k, locale] of (type.localized && written ? this.locales : []).entries()) {
+        if (k === 0) continue;
+        const created = await this.write('POST', `/api/${type.singularName}/localizations`, { ...this.fill(type.attributes, k, 0, true), locale }, `localization ${locale} of ${type.uid}`, false);
+        if (created) this.result.written++;
       }
     }
     return this.result;

@@ -2,7 +2,7 @@
  * Import round trip on one real Strapi v4 project's models (issue 26), run by hand:
  *
  *   npx tsx test/real-projects/import-roundtrip.ts <project-root> [--name N] [--strapi /tmp/strapi-rt]
- *       [--work /tmp/rt-work] [--keep]
+ *       [--work /tmp/rt-work] [--keep] [--save <set>]
  *
  * 1. Strapi 4.26.2, installed once in --strapi (see the environment notes: @strapi/strapi,
  *    users-permissions, i18n, graphql, better-sqlite3), gets the project's models in its src/:
@@ -25,6 +25,11 @@
  *    Answers are compared after test/helpers/strapi-compare.ts's normalisations only (documented
  *    there); the differences are written to <work>/<name>/diff.json.
  *
+ * --save <set> also writes what Strapi wrote as a data set of fixtures/strapi-data/<set>/ in the
+ * recorder's format (SQLite only: sqlite.sql, answers.sqlite.json, uploads/sqlite, secrets.json,
+ * the project's package.json, config/ and src/), which test/import/import.test.ts imports and
+ * compares like the recorded sets: for the small own-made shapes of fixtures/import-shapes/.
+ *
  * The one-line JSON result printed last is also appended to <work>/results.jsonl.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,12 +38,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { builtInCustomFields } from '../../generator/ir/custom-fields.js';
-import { comparableBody, wholeGroupsAsStrapiSaw } from '../helpers/strapi-compare.js';
-import { recordEntries, recordMediaAndUsers } from '../import/recorder/answers.js';
-import { bootstrapJs, configFiles, coreFile, secrets, type ModelSchema } from '../import/recorder/app.js';
+import { comparableBody, wholeGroupsAsStrapiSaw, withoutLeakedDrafts } from '../helpers/strapi-compare.js';
+import { answersJson, recordEntries, recordMediaAndUsers } from '../import/recorder/answers.js';
+import { adminUser, bootstrapJs, configFiles, coreFile, packageJson, secrets, strapiVersion, type ModelSchema } from '../import/recorder/app.js';
+import { dumpSqlite } from '../import/recorder/dump.js';
 import { StrapiClient, type Auth } from '../import/recorder/client.js';
 import { freePort, startStrapi, stopStrapi } from '../import/recorder/strapi-process.js';
-import { GenericSeeder, type Models } from './generic-seed.js';
+import { GenericSeeder, type Models, type SeedResult } from './generic-seed.js';
 
 type Json = Record<string, any>;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,7 +52,7 @@ const cli = path.join(repoRoot, 'bin/contentgen.js');
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-const projectArg = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--name', '--work', '--strapi'].includes(args[i - 1]!)));
+const projectArg = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--name', '--work', '--strapi', '--save'].includes(args[i - 1]!)));
 if (!projectArg) {
   console.error('usage: npx tsx test/real-projects/import-roundtrip.ts <project-root> [--name N] [--strapi DIR] [--work DIR] [--keep]');
   process.exit(2);
@@ -190,11 +196,13 @@ const strapiPort = await freePort();
 let tokens: { type: string; accessKey: string; expiresAt: string | null }[] = [];
 let recorded: StrapiClient;
 let userAuth: { username: string; jwt: string } | undefined;
+let seededUsers: SeedResult['users'] = [];
+const strapiTimeZone = 'Europe/Paris';
 {
   const t = Date.now();
   let child;
   try {
-    child = await startStrapi(strapiDir, { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: '.tmp/data.db', RECORD_TOKENS_FILE: tokensFile, TZ: 'Europe/Paris' }, strapiPort);
+    child = await startStrapi(strapiDir, { DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: '.tmp/data.db', RECORD_TOKENS_FILE: tokensFile, TZ: strapiTimeZone }, strapiPort);
   } catch (e) {
     result.strapi = `did not start: ${firstLines((e as Error).message, 8)}`;
     finish();
@@ -205,6 +213,7 @@ let userAuth: { username: string; jwt: string } | undefined;
     const full: Auth = { kind: 'token', name: 'full-access', key: tokens.find((k) => k.type === 'full-access')!.accessKey };
     const seeder = new GenericSeeder(new StrapiClient(`http://127.0.0.1:${strapiPort}`), models, full, i18n ? locales : []);
     const seeded = await seeder.seed();
+    seededUsers = seeded.users;
     result.seeded = seeded.written;
     result.users = seeded.users.length;
     result.seedNotes = seeded.notes;
@@ -224,6 +233,27 @@ let userAuth: { username: string; jwt: string } | undefined;
   }
   await stopStrapi(child);
   result.strapi = 'ok';
+  const save = opt('--save');
+  if (save) saveDataSet(path.join(repoRoot, 'fixtures', 'strapi-data', save), save, seededUsers);
+}
+
+/** The data set of --save, as test/helpers/strapi-data.ts restores it. */
+function saveDataSet(out: string, set: string, users: SeedResult['users']): void {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(path.join(out, 'uploads', 'sqlite'), { recursive: true });
+  writeFileSync(path.join(out, 'sqlite.sql'), dumpSqlite(path.join(strapiDir, '.tmp', 'data.db')));
+  writeFileSync(path.join(out, 'answers.sqlite.json'), answersJson({ strapiVersion, dialect: 'sqlite', timeZone: strapiTimeZone, set, recordedAt: new Date().toISOString(), requests: recorded.answers }));
+  cpSync(path.join(strapiDir, 'public', 'uploads'), path.join(out, 'uploads', 'sqlite'), { recursive: true });
+  const [alice] = users;
+  const sqlite = {
+    apiTokens: tokens,
+    users: users.map(({ username, email, password, id }) => ({ username, email, password, id, role: 'authenticated', blocked: false, confirmed: true })),
+    userJwt: alice && { username: alice.username, id: alice.id, jwt: alice.jwt },
+    database: '.tmp/data.db',
+  };
+  writeFileSync(path.join(out, 'secrets.json'), `${JSON.stringify({ strapiVersion, timeZone: strapiTimeZone, env: secrets, admin: adminUser, dialects: { sqlite } }, null, 2)}\n`);
+  writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(packageJson(`strapi-data-${set}`), null, 2)}\n`);
+  for (const entry of ['config', 'src', '.env.example']) cpSync(path.join(strapiDir, entry), path.join(out, entry), { recursive: true });
 }
 
 // ---------- 4. contentgen: build the same project folder, import, serve, compare ----------
@@ -307,7 +337,8 @@ for (const request of recorded!.answers) {
   let body: unknown = text;
   try { body = JSON.parse(text); } catch { /* text */ }
   const byId = (b: unknown) => (Array.isArray(b) && !request.path.includes('sort') ? [...b].sort((x, y) => x.id - y.id) : b);
-  const theirs = comparableBody(byId(request.answer), 'sqlite');
+  const live = !request.path.includes('publicationState=preview');
+  const theirs = comparableBody(byId(live ? withoutLeakedDrafts(request.answer) : request.answer), 'sqlite');
   const ours = wholeGroupsAsStrapiSaw(comparableBody(byId(body), 'sqlite'), theirs);
   if (response.status !== request.status || !isDeepStrictEqual(ours, theirs)) differences.push({ name: request.name, path: request.path, status: [request.status, response.status], strapi: theirs, contentgen: ours });
 }

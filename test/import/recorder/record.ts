@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import mariadb from 'mariadb';
 import pg from 'pg';
 import { readModels, secrets, strapiVersion, writeStrapiProject, adminUser, type SetModels } from './app.js';
-import { recordEntries, recordI18n, recordImportGraphql, recordImportLists, recordMediaAndUsers } from './answers.js';
+import { answersJson, recordEntries, recordI18n, recordImportGraphql, recordImportLists, recordMediaAndUsers, type Answers } from './answers.js';
 import { StrapiClient, type Auth } from './client.js';
 import { dumpMariadb, dumpPostgres, dumpSqlite } from './dump.js';
 import { fillI18n } from './fill-i18n.js';
@@ -64,14 +64,6 @@ async function freshDatabase(set: string, dialect: Dialect): Promise<Record<stri
   await conn.query(`CREATE DATABASE ${name}`);
   await conn.end();
   return { DATABASE_CLIENT: 'mysql2', DATABASE_NAME: name, DATABASE_USERNAME: 'root' };
-}
-
-type Answers = { requests: unknown[] } & Record<string, unknown>;
-
-/** One request per line: readable with jq, diffable, a third of the indented size. */
-function answersJson({ requests, ...head }: Answers): string {
-  const top = JSON.stringify(head);
-  return `${top.slice(0, -1)},"requests":[\n${requests.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
 }
 
 function writeOutputs(outDir: string, dialect: Dialect, set: string, appDir: string, dump: string, answers: unknown, perDialect: unknown): void {
