@@ -83,3 +83,12 @@ export function withoutLeakedDrafts(value: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * Whether Strapi read a recorded request live: lists and single types unless asked for a
+ * preview. A findOne reads no publication state at all (Strapi 4's entity service passes only
+ * `fields` and `populate`), drafts included, as contentgen does.
+ */
+export function isLiveRead(request: { name: string; path: string }): boolean {
+  return !request.path.includes('publicationState=preview') && !request.name.includes('.findOne.');
+}

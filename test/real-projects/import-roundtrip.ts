@@ -38,7 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { builtInCustomFields } from '../../generator/ir/custom-fields.js';
-import { comparableBody, wholeGroupsAsStrapiSaw, withoutLeakedDrafts } from '../helpers/strapi-compare.js';
+import { comparableBody, isLiveRead, wholeGroupsAsStrapiSaw, withoutLeakedDrafts } from '../helpers/strapi-compare.js';
 import { answersJson, recordEntries, recordMediaAndUsers } from '../import/recorder/answers.js';
 import { adminUser, bootstrapJs, configFiles, coreFile, packageJson, secrets, strapiVersion, type ModelSchema } from '../import/recorder/app.js';
 import { dumpSqlite } from '../import/recorder/dump.js';
@@ -337,8 +337,7 @@ for (const request of recorded!.answers) {
   let body: unknown = text;
   try { body = JSON.parse(text); } catch { /* text */ }
   const byId = (b: unknown) => (Array.isArray(b) && !request.path.includes('sort') ? [...b].sort((x, y) => x.id - y.id) : b);
-  const live = !request.path.includes('publicationState=preview');
-  const theirs = comparableBody(byId(live ? withoutLeakedDrafts(request.answer) : request.answer), 'sqlite');
+  const theirs = comparableBody(byId(isLiveRead(request) ? withoutLeakedDrafts(request.answer) : request.answer), 'sqlite');
   const ours = wholeGroupsAsStrapiSaw(comparableBody(byId(body), 'sqlite'), theirs);
   if (response.status !== request.status || !isDeepStrictEqual(ours, theirs)) differences.push({ name: request.name, path: request.path, status: [request.status, response.status], strapi: theirs, contentgen: ours });
 }
