@@ -191,6 +191,12 @@ for (const [file, text] of Object.entries(configFiles)) {
   mkdirSync(path.dirname(path.join(strapiDir, file)), { recursive: true });
   writeFileSync(path.join(strapiDir, file), text);
 }
+// GraphQL only where the project installs it: Strapi's schema build refuses some models (enum values
+// that are no GraphQL names) that the project itself never hands to it.
+const projectDeps = (() => { try { const p = readJson(path.join(project, 'package.json')); return { ...p.dependencies, ...p.devDependencies }; } catch { return {}; } })();
+if (!('@strapi/plugin-graphql' in projectDeps)) {
+  writeFileSync(path.join(strapiDir, 'config/plugins.js'), configFiles['config/plugins.js']!.replace("graphql: { config:", 'graphql: { enabled: false, config:'));
+}
 writeFileSync(path.join(strapiDir, 'start.js'), `require('@strapi/strapi')({ appDir: __dirname, distDir: __dirname }).start();\n`);
 writeSrc(path.join(strapiDir, 'src'));
 for (const d of ['.tmp', 'public/uploads', 'dist', '.cache', 'build']) rmSync(path.join(strapiDir, d), { recursive: true, force: true });
