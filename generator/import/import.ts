@@ -275,7 +275,8 @@ async function transfer(input: TransferInput) {
   const componentIds = new Map<string, number>();
   for (const [uid, highest] of fold.highestIds) componentIds.set(uid, Math.max(highest, await source.lastId(plan.components.get(uid)!.sourceTable)));
   if (target) {
-    await target.setComponentIds(componentIds);
+    // Models without components have no contentgen_component_ids table.
+    if (componentIds.size) await target.setComponentIds(componentIds);
     for (const [table, last] of sequences) await target.setSequence(table, last);
     for (const link of plan.links) await target.setSequence(link.target.table, 0);
   }

@@ -10,7 +10,7 @@
  * - `loadStrapiAnswers`, `loadStrapiSecrets`: what Strapi answered and the secrets it ran with.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import mariadb from 'mariadb';
@@ -18,11 +18,16 @@ import pg from 'pg';
 import { mariadbAdminQuery, mariadbAdminUrl, postgresAdmin, postgresAdminUrl, runPrefix, type TestProvider } from './databases.js';
 import { fixturesDir, tempDir } from './paths.js';
 
-export type StrapiDataSet = 'import' | 'import-i18n';
+/**
+ * `import` and `import-i18n`: recorded by test/import/recorder on every dialect. `import-shape-*`:
+ * small own-made model shapes of real projects (fixtures/import-shapes/<shape>), filled by the
+ * generic seeder of test/real-projects/import-roundtrip.ts through Strapi on SQLite only.
+ */
+export type StrapiDataSet = 'import' | 'import-i18n' | 'import-shape-plain' | 'import-shape-landing';
 /** The database Strapi ran on (names of the dump files). */
 export type StrapiDialect = 'sqlite' | 'postgres' | 'mariadb';
 
-export const strapiDataSets: readonly StrapiDataSet[] = ['import', 'import-i18n'];
+export const strapiDataSets: readonly StrapiDataSet[] = ['import', 'import-i18n', 'import-shape-plain', 'import-shape-landing'];
 export const strapiDialects: readonly StrapiDialect[] = ['sqlite', 'postgres', 'mariadb'];
 
 /** The test providers' names for the same databases. */
@@ -83,6 +88,11 @@ export interface StrapiSecrets {
       }
     >
   >;
+}
+
+/** Whether the set was recorded on that dialect (the shapes: SQLite only). */
+export function hasStrapiData(set: StrapiDataSet, dialect: StrapiDialect): boolean {
+  return existsSync(path.join(strapiDataDir(set), `answers.${dialect}.json`));
 }
 
 export function loadStrapiAnswers(set: StrapiDataSet, dialect: StrapiDialect): StrapiAnswers {

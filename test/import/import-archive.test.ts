@@ -23,7 +23,9 @@ import { answerAsStrapi, comparable, startImportedServer } from './compare.js';
 import { customTokenActions } from './recorder/app.js';
 
 const archives = ['export.tar.gz', 'export.tar'] as const;
-const cases = strapiDataSets.flatMap((set) => archives.map((archive) => [set, archive] as const));
+/** The sets recorded with Strapi's export archives (recorder/export.ts): the two made through Strapi's API by hand. */
+const archivedSets = strapiDataSets.filter((set): set is keyof typeof customTokenActions => set in customTokenActions);
+const cases = archivedSets.flatMap((set) => archives.map((archive) => [set, archive] as const));
 
 describe.each(cases)('import of the "%s" set from Strapi\'s %s', (set, archive) => {
   const answers = loadStrapiAnswers(set, 'sqlite');

@@ -46,7 +46,7 @@ async function expectSecretsMatch(db: RestoredStrapiDatabase, set: StrapiDataSet
 }
 
 /** Rows per table after each set's fill (the same on every dialect: ids and gaps included). */
-const expectedRows: Record<StrapiDataSet, Record<string, number>> = {
+const expectedRows: Partial<Record<StrapiDataSet, Record<string, number>>> = {
   import: {
     articles: 5,
     tags: 4,
@@ -71,7 +71,7 @@ const expectedRows: Record<StrapiDataSet, Record<string, number>> = {
 };
 
 /** Entries listed (drafts included with `preview`, every locale), from the answers of the same recording. */
-const publicLists: Record<StrapiDataSet, [table: string, answer: string][]> = {
+const publicLists: Partial<Record<StrapiDataSet, [table: string, answer: string][]>> = {
   import: [
     ['tags', 'tags.list.public'],
     ['authors', 'authors.list.public'],
@@ -90,11 +90,11 @@ for (const set of Object.keys(expectedRows) as StrapiDataSet[]) {
       it.skipIf(!available[dialect] || !recorded)(`restores on ${dialect} with the rows the recording wrote, opened by the recorded secrets`, async () => {
         const db = await restoreStrapiDatabase(set, dialect);
         try {
-          for (const [table, rows] of Object.entries(expectedRows[set])) expect([table, await count(db, table)]).toEqual([table, rows]);
+          for (const [table, rows] of Object.entries(expectedRows[set]!)) expect([table, await count(db, table)]).toEqual([table, rows]);
           await expectSecretsMatch(db, set);
           const answers = loadStrapiAnswers(set, dialect);
           expect(answers.dialect).toBe(dialect);
-          for (const [table, name] of publicLists[set]) {
+          for (const [table, name] of publicLists[set] ?? []) {
             expect(strapiAnswer(answers, name).answer.meta.pagination.total).toBe(await count(db, table));
           }
         } finally {

@@ -141,9 +141,13 @@ export class EntityService {
     return entry ?? null;
   }
 
-  /** The single type's entry (the first row), or null. */
+  /**
+   * The single type's entry (the first row), or null. Strapi reads it as a list (findMany): a
+   * live read (the default) of a draft-and-publish type answers its first published row, so an
+   * unpublished single type is a 404 there, as an imported draft stays one here.
+   */
   async findSingle(query: Query, access?: Access): Promise<Entry | null> {
-    const id = await this.firstId(this.db);
+    const id = await this.firstId(this.db, this.publishedOnly(query));
     return id === null ? null : this.findSingleById(id, query, access);
   }
 
@@ -369,8 +373,14 @@ export class EntityService {
     return this.delegate(db).findUnique({ where: { id }, select });
   }
 
-  private async firstId(db: Database): Promise<number | null> {
-    const row = await this.delegate(db).findFirst({ orderBy: { id: 'asc' }, select: { id: true } });
+  /** Whether a read sees published entries only: a live read of a draft-and-publish type. */
+  protected publishedOnly(query: Query): boolean {
+    return this.meta.draftAndPublish && parsePublicationState(query['publicationState']) === 'live';
+  }
+
+  private async firstId(db: Database, publishedOnly = false): Promise<number | null> {
+    const where = publishedOnly ? { publishedAt: { not: null } } : {};
+    const row = await this.delegate(db).findFirst({ where, orderBy: { id: 'asc' }, select: { id: true } });
     return row ? row.id : null;
   }
 

@@ -51,7 +51,7 @@ export class LocalizedEntityService extends EntityService {
   }
 
   override async findSingle(query: Query, access?: Access): Promise<Entry | null> {
-    const id = await this.singleId(this.db, query['locale']);
+    const id = await this.singleId(this.db, query['locale'], this.publishedOnly(query));
     return id === null ? null : this.findSingleById(id, query, access);
   }
 
@@ -164,9 +164,10 @@ export class LocalizedEntityService extends EntityService {
   }
 
   /** The single type's entry in `locale` (the default one when absent; `all`: any), or null. */
-  private async singleId(db: Database, locale: unknown): Promise<number | null> {
-    const where = locale === allLocales ? {} : { locale: locale === undefined ? this.i18n.defaultLocale : locale };
-    if (typeof (where as Json).locale === 'object') return null;
+  private async singleId(db: Database, locale: unknown, publishedOnly = false): Promise<number | null> {
+    const where: Json = locale === allLocales ? {} : { locale: locale === undefined ? this.i18n.defaultLocale : locale };
+    if (typeof where.locale === 'object') return null;
+    if (publishedOnly) where.publishedAt = { not: null };
     const row = await this.delegate(db).findFirst({ where, orderBy: { id: 'asc' }, select: { id: true } });
     return row ? row.id : null;
   }

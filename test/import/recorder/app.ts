@@ -57,7 +57,7 @@ export interface SetModels {
   customTokenPermissions: readonly string[];
 }
 
-const packageJson = (name: string) => ({
+export const packageJson = (name: string) => ({
   name,
   private: true,
   version: '0.1.0',
@@ -75,7 +75,7 @@ const packageJson = (name: string) => ({
   engines: { node: '>=18.0.0 <=20.x.x' },
 });
 
-const configFiles: Record<string, string> = {
+export const configFiles: Record<string, string> = {
   'config/database.js': `const path = require('path');
 
 module.exports = ({ env }) => {
@@ -159,7 +159,7 @@ DATABASE_FILENAME=.tmp/data.db
 };
 
 /** Permissions, locales, tokens, webhooks, folders, admin user: what Strapi keeps as rows. */
-const bootstrapJs = (custom: readonly string[]) => `'use strict';
+export const bootstrapJs = (custom: readonly string[]) => `'use strict';
 const fs = require('fs');
 const path = require('path');
 
@@ -224,7 +224,7 @@ module.exports = {
 };
 `;
 
-const coreFile = (kind: 'Router' | 'Controller' | 'Service', uid: string) =>
+export const coreFile = (kind: 'Router' | 'Controller' | 'Service', uid: string) =>
   `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCore${kind}('${uid}');\n`;
 
 /**

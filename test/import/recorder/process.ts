@@ -55,7 +55,7 @@ export async function stopStrapi(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-type Answers = { requests: unknown[] } & Record<string, unknown>;
+export type Answers = { requests: unknown[] } & Record<string, unknown>;
 
 /** One request per line: readable with jq, diffable, a third of the indented size. */
 export function answersJson({ requests, ...head }: Answers): string {
