@@ -95,12 +95,13 @@ export function withoutLeakedDrafts(value: unknown): unknown {
 }
 
 /**
- * Whether Strapi read a recorded request live: lists and single types unless asked for a
+ * Whether Strapi read a recorded REST request live: lists and single types unless asked for a
  * preview. A findOne reads no publication state at all (Strapi 4's entity service passes only
- * `fields` and `populate`), drafts included, as contentgen does.
+ * `fields` and `populate`), drafts included, as contentgen does. GraphQL answers are not
+ * concerned (the leak is in REST's zone populate with `on`; a query's PREVIEW is in its body).
  */
 export function isLiveRead(request: { name: string; path: string }): boolean {
-  return !request.path.includes('publicationState=preview') && !request.name.includes('.findOne.');
+  return request.path.startsWith('/api/') && !request.path.includes('publicationState=preview') && !request.name.includes('.findOne.');
 }
 
 /**
