@@ -40,7 +40,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { builtInCustomFields } from '../../generator/ir/custom-fields.js';
 import { comparableBody, isLiveRead, wholeGroupsAsStrapiSaw, withoutLeakedDrafts } from '../import/compare.js';
 import { recordEntries, recordMediaAndUsers } from '../import/recorder/answers.js';
-import { adminUser, bootstrapJs, configFiles, coreFile, packageJson, secrets, strapiVersion, type ModelSchema } from '../import/recorder/app.js';
+import { adminUser, bootstrapJs, configFiles, coreFile, modelSchema, packageJson, secrets, strapiVersion } from '../import/recorder/app.js';
 import { dumpSqlite } from '../import/recorder/dump.js';
 import { StrapiClient, type Auth } from '../import/recorder/client.js';
 import { answersJson, freePort, startStrapi, stopStrapi } from '../import/recorder/process.js';
@@ -127,16 +127,7 @@ const adaptedComponents = new Map([...componentFiles].map(([uid, c]) => [uid, { 
 const adaptedUser = userSchema && { ...userSchema, attributes: adaptAttributes('plugin::users-permissions.user', userSchema.attributes) };
 
 const models: Models = {
-  types: adaptedTypes.map(({ api, ct, schema }): ModelSchema => ({
-    uid: `api::${api}.${ct}`,
-    kind: schema.kind,
-    singularName: schema.info.singularName,
-    pluralName: schema.info.pluralName,
-    collectionName: schema.collectionName,
-    localized: Boolean(schema.pluginOptions?.i18n?.localized),
-    draftAndPublish: Boolean(schema.options?.draftAndPublish),
-    attributes: schema.attributes,
-  })),
+  types: adaptedTypes.map(({ api, ct, schema }) => modelSchema(`api::${api}.${ct}`, schema)),
   components: new Map([...adaptedComponents].map(([uid, c]) => [uid, c.attributes])),
   user: adaptedUser?.attributes,
 };

@@ -228,34 +228,44 @@ export const coreFile = (kind: 'Router' | 'Controller' | 'Service', uid: string)
   `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCore${kind}('${uid}');\n`;
 
 /**
- * Writes the project into `dir`: package.json, config/, src/ (models, routes, controllers,
- * services, bootstrap, permissions.json and locales.json). `runtime` adds public/uploads and .tmp.
+ * A Strapi project's tree (4 or 5: the same layout), shared by this recorder and test/v5/recorder:
+ * package.json, the config files, src/index.js (the bootstrap), permissions.json and
+ * locales.json, components, and per API its content type with a core router, controller and service.
  */
-export function writeStrapiProject(dir: string, name: string, models: SetModels, runtime: boolean): void {
-  const localesFile = path.join(models.dir, 'locales.json');
-  const i18n = existsSync(localesFile);
+export function writeProjectTree(
+  dir: string,
+  project: { packageJson: object; files: Record<string, string>; bootstrap: string; modelsDir: string },
+): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson(name), null, 2)}\n`);
-  for (const [file, text] of Object.entries(configFiles)) {
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(project.packageJson, null, 2)}\n`);
+  for (const [file, text] of Object.entries(project.files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
   const src = path.join(dir, 'src');
   mkdirSync(src, { recursive: true });
-  writeFileSync(path.join(src, 'index.js'), bootstrapJs(models.customTokenPermissions));
-  cpSync(path.join(models.dir, 'permissions.json'), path.join(src, 'permissions.json'));
-  if (i18n) cpSync(localesFile, path.join(src, 'locales.json'));
-  cpSync(path.join(models.dir, 'components'), path.join(src, 'components'), { recursive: true });
-  for (const api of readdirSync(path.join(models.dir, 'api'))) {
-    const from = path.join(models.dir, 'api', api);
+  writeFileSync(path.join(src, 'index.js'), project.bootstrap);
+  cpSync(path.join(project.modelsDir, 'permissions.json'), path.join(src, 'permissions.json'));
+  const localesFile = path.join(project.modelsDir, 'locales.json');
+  if (existsSync(localesFile)) cpSync(localesFile, path.join(src, 'locales.json'));
+  cpSync(path.join(project.modelsDir, 'components'), path.join(src, 'components'), { recursive: true });
+  for (const api of readdirSync(path.join(project.modelsDir, 'api'))) {
     const to = path.join(src, 'api', api);
-    cpSync(path.join(from, 'content-types'), path.join(to, 'content-types'), { recursive: true });
+    cpSync(path.join(project.modelsDir, 'api', api, 'content-types'), path.join(to, 'content-types'), { recursive: true });
     const uid = `api::${api}.${api}`;
     for (const [folder, kind] of [['routes', 'Router'], ['controllers', 'Controller'], ['services', 'Service']] as const) {
       mkdirSync(path.join(to, folder), { recursive: true });
       writeFileSync(path.join(to, folder, `${api}.js`), coreFile(kind, uid));
     }
   }
+}
+
+/**
+ * Writes the project into `dir`: package.json, config/, src/ (models, routes, controllers,
+ * services, bootstrap, permissions.json and locales.json). `runtime` adds public/uploads and .tmp.
+ */
+export function writeStrapiProject(dir: string, name: string, models: SetModels, runtime: boolean): void {
+  writeProjectTree(dir, { packageJson: packageJson(name), files: configFiles, bootstrap: bootstrapJs(models.customTokenPermissions), modelsDir: models.dir });
   if (runtime) {
     mkdirSync(path.join(dir, 'public', 'uploads'), { recursive: true });
     mkdirSync(path.join(dir, '.tmp'), { recursive: true });
@@ -278,20 +288,25 @@ export interface ModelSchema {
   attributes: Record<string, any>;
 }
 
+/** What the recorder needs of a content type's schema.json. */
+export function modelSchema(uid: string, schema: any): ModelSchema {
+  return {
+    uid,
+    kind: schema.kind,
+    singularName: schema.info.singularName,
+    pluralName: schema.info.pluralName,
+    collectionName: schema.collectionName,
+    localized: Boolean(schema.pluginOptions?.i18n?.localized),
+    draftAndPublish: Boolean(schema.options?.draftAndPublish),
+    attributes: schema.attributes,
+  };
+}
+
 export function readModels(dir: string): { types: ModelSchema[]; components: Map<string, Record<string, any>> } {
   const types: ModelSchema[] = [];
   for (const api of readdirSync(path.join(dir, 'api')).sort()) {
     const schema = JSON.parse(readFileSync(path.join(dir, 'api', api, 'content-types', api, 'schema.json'), 'utf8'));
-    types.push({
-      uid: `api::${api}.${api}`,
-      kind: schema.kind,
-      singularName: schema.info.singularName,
-      pluralName: schema.info.pluralName,
-      collectionName: schema.collectionName,
-      localized: Boolean(schema.pluginOptions?.i18n?.localized),
-      draftAndPublish: Boolean(schema.options?.draftAndPublish),
-      attributes: schema.attributes,
-    });
+    types.push(modelSchema(`api::${api}.${api}`, schema));
   }
   const components = new Map<string, Record<string, any>>();
   for (const category of readdirSync(path.join(dir, 'components')).sort()) {

@@ -7,6 +7,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeProjectTree } from '../../import/recorder/app.js';
 
 export const strapiVersion = '5.54.0';
 
@@ -113,35 +114,12 @@ module.exports = {
 };
 `;
 
-const coreFile = (kind: 'Router' | 'Controller' | 'Service', uid: string) =>
-  `'use strict';\n\nconst { factories } = require('@strapi/strapi');\n\nmodule.exports = factories.createCore${kind}('${uid}');\n`;
-
 /**
  * Writes the project into `dir` (models, routes, controllers, services, bootstrap). With
  * `install`, also public/uploads, .tmp and node_modules as a link to that install's.
  */
 export function writeStrapi5Project(dir: string, name: string, set: V5Set, install?: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson(name), null, 2)}\n`);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  const src = path.join(dir, 'src');
-  mkdirSync(src, { recursive: true });
-  writeFileSync(path.join(src, 'index.js'), bootstrapJs(set.extraPermissions));
-  cpSync(path.join(set.dir, 'permissions.json'), path.join(src, 'permissions.json'));
-  if (existsSync(path.join(set.dir, 'locales.json'))) cpSync(path.join(set.dir, 'locales.json'), path.join(src, 'locales.json'));
-  cpSync(path.join(set.dir, 'components'), path.join(src, 'components'), { recursive: true });
-  for (const api of readdirSync(path.join(set.dir, 'api'))) {
-    const to = path.join(src, 'api', api);
-    cpSync(path.join(set.dir, 'api', api, 'content-types'), path.join(to, 'content-types'), { recursive: true });
-    const uid = `api::${api}.${api}`;
-    for (const [folder, kind] of [['routes', 'Router'], ['controllers', 'Controller'], ['services', 'Service']] as const) {
-      mkdirSync(path.join(to, folder), { recursive: true });
-      writeFileSync(path.join(to, folder, `${api}.js`), coreFile(kind, uid));
-    }
-  }
+  writeProjectTree(dir, { packageJson: packageJson(name), files, bootstrap: bootstrapJs(set.extraPermissions), modelsDir: set.dir });
   if (install) {
     mkdirSync(path.join(dir, 'public', 'uploads'), { recursive: true });
     mkdirSync(path.join(dir, '.tmp'), { recursive: true });
