@@ -169,7 +169,11 @@ const oldNames: readonly [string, string][] = [
 
 /** Rewrites a build's text to the old names; in the self-referencing to-many link tables, the two order columns traded places. */
 function toOldNames(text: string, block: RegExp): string {
-  let out = text;
+  // Builds of then had no (owner, order) index on link tables (issue 29 added it): the old
+  // database has none, and the next build's migration adds it.
+  let out = text
+    .replace(/^.*writers_(top_2_writers|related)_links_writer_id_writer_order_idx.*\n/gm, '')
+    .replace(block, (part) => part.replace(/^\s*@@index\(\[writerId, writerOrder\]\)\n/m, ''));
   for (const [now, before] of oldNames) out = out.split(now).join(before);
   return out.replace(block, (part) => part.replace(/"(inv_)?writer_order"|`(inv_)?writer_order`/g, (name) => name.replace(/(inv_)?writer_order/, (n) => (n.startsWith('inv_') ? 'writer_order' : 'inv_writer_order'))));
 }
