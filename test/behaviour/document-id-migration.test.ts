@@ -11,11 +11,11 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../templates/runtime/db/migrate.js';
+import { documentIdShape, expectDocumentIds } from '../helpers/document-ids.js';
 import { client } from '../helpers/http.js';
 import { modelsOf, repoRoot } from '../helpers/paths.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer } from '../helpers/server.js';
 
-const documentIdShape = /^[a-z][a-z0-9]{23}$/;
 
 let built: BuiltServer;
 
@@ -84,6 +84,7 @@ describe('the migration adding documentIds to an existing database', () => {
       expect(ids.size, table).toBeGreaterThan(0);
       for (const id of ids.values()) expect(id, table).toMatch(documentIdShape);
     }
+    await expectDocumentIds(built);
     const page = await documentIds('pages');
     expect([page.get(2), page.get(3)]).toEqual([page.get(1), page.get(1)]);
     expect(page.get(6)).toBe(page.get(4));

@@ -13,11 +13,10 @@ import { createDatabase, type Database } from '../../templates/runtime/db/databa
 import { createAdapterFactory } from '../../templates/runtime/db/provider.js';
 import { findEntryIdByDocumentId, documentIdsOf } from '../../templates/runtime/entity/document-id.js';
 import type { Registry } from '../../templates/runtime/meta.js';
+import { documentIdShape, expectDocumentIds } from '../helpers/document-ids.js';
 import { client } from '../helpers/http.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
-/** Strapi 5's shape (cuid2 `createId()`): 24 characters of [a-z0-9], a letter first. */
-const documentIdShape = /^[a-z][a-z0-9]{23}$/;
 
 async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
   const r = await res;
@@ -92,6 +91,7 @@ describe('documentId on every insert path (app fixture)', () => {
       for (const id of ids) expect(id, table).toMatch(documentIdShape);
       expect(new Set(ids).size, `${table}: distinct`).toBe(ids.length);
     }
+    await expectDocumentIds(built);
   });
 });
 
@@ -136,6 +136,7 @@ describe('documentId of localizations (i18n fixture)', () => {
     const category = (await ok(api.post('/api/categories', { data: { name: 'News' } }))).data.id;
     expect((await documentIds(built, 'categories')).get(category)).toMatch(documentIdShape);
     expect(categories.size + 1).toBe((await documentIds(built, 'categories')).size);
+    await expectDocumentIds(built);
   });
 
   it('findEntryIdByDocumentId finds an entry by documentId and locale; documentIdsOf reads them by id', async () => {
