@@ -71,6 +71,7 @@ function packageJson(ir: Schema, name: string) {
     '@graphql-tools/schema': versionOf('@graphql-tools/schema'),
     '@koa/cors': versionOf('@koa/cors'),
     '@koa/router': versionOf('@koa/router'),
+    '@paralleldrive/cuid2': versionOf('@paralleldrive/cuid2'),
     '@prisma/client': versionOf('@prisma/client'),
     '@prisma/driver-adapter-utils': versionOf('@prisma/driver-adapter-utils'),
     '@prisma/schema-engine-wasm': versionOf('@prisma/schema-engine-wasm'),
