@@ -16,7 +16,7 @@ import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
-import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
+import { linkSourceInUse, localizationLinks, readLinks, type LinkRow } from './plan/links.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
@@ -243,7 +243,8 @@ async function transfer(input: TransferInput) {
     const workflows = await rowCount(source, 'strapi_workflows');
     if (workflows) notes.push(`strapi_workflows: ${workflows} review workflow(s) not imported: contentgen has no review workflows (entries keep their draft or published state; their review stages are dropped)`);
   }
-  for (const link of plan.links) {
+  for (const planned of plan.links) {
+    const link = await linkSourceInUse(source, tables, planned, problems);
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;
