@@ -16,7 +16,7 @@ import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
-import { groupDocumentIds, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
+import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
 import { documentIdColumn, newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
@@ -252,7 +252,8 @@ async function transfer(input: TransferInput) {
     const workflows = await rowCount(source, 'strapi_workflows');
     if (workflows) notes.push(`strapi_workflows: ${workflows} review workflow(s) not imported: contentgen has no review workflows (entries keep their draft or published state; their review stages are dropped)`);
   }
-  for (const link of plan.links) {
+  for (const planned of plan.links) {
+    const link = await linkSourceInUse(source, tables, planned, problems);
     const columns = [link.target.ownerColumn, link.target.targetColumn, link.target.orderColumn, link.target.inverseOrderColumn];
     // Media links are new rows of new tables: their ids are numbered here.
     let nextId = 0;

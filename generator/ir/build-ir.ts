@@ -423,7 +423,7 @@ function relationLink(ownerUid: string, attribute: string, context: BuildContext
  * owners, `categories_parent_links.category_order`), and the owner's is `inv_…`. Names as Strapi
  * spells them; the database may cut them (identifiers.ts).
  */
-function ownedLink(owner: ContentTypeNames, target: ContentTypeNames, table: string, model: string, toMany: boolean): LinkStorage {
+export function ownedLink(owner: ContentTypeNames, target: ContentTypeNames, table: string, model: string, toMany: boolean): LinkStorage {
   const ownerColumn = snakeCase(`${owner.singular}_id`);
   let targetColumn = snakeCase(`${target.singular}_id`);
   let orderColumn = snakeCase(`${target.singular}_order`);

@@ -80,8 +80,9 @@ export interface LinkMeta {
   readonly orderColumn: string;
   readonly inverseOrderColumn: string;
   /**
-   * A target may be linked to one entry only (oneToMany, two-way oneToOne): linking it
-   * here moves it away from the entry that had it.
+   * A target may be linked to one entry only (two-way oneToOne and oneToMany, as Strapi
+   * keeps them): linking it here moves it away from the entry that had it. A one-way
+   * oneToMany's target may be in several entries' lists, as in Strapi.
    */
   readonly targetExclusive: boolean;
 }

@@ -111,6 +111,14 @@ describe('relation writes', () => {
     expect(bob.data.attributes.articles.data.map((a: any) => a.attributes.title)).not.toContain('By Bob');
   });
 
+  it('two-way oneToMany: connecting an article from an author moves it away from its author, as in Strapi', async () => {
+    const article = (await ok(api.post('/api/articles', { data: { title: 'Moved', author: ids.ann } }))).data.id;
+    await ok(api.put(`/api/authors/${ids.bob}`, { data: { articles: { connect: [article] } } }));
+    const titles = async (author: number) => (await ok(api.get(`/api/authors/${author}?populate[articles][fields][0]=title`))).data.attributes.articles.data.map((a: any) => a.attributes.title);
+    expect(await titles(ids.bob)).toContain('Moved');
+    expect(await titles(ids.ann)).not.toContain('Moved');
+  });
+
   it('deleting an entry removes its links, not the entries it pointed to', async () => {
     const article = (await ok(api.post('/api/articles', { data: { title: 'Doomed', author: ids.ann, tags: [ids.t[0]] } }))).data.id;
     await ok(api.del(`/api/articles/${article}`));

@@ -23,11 +23,11 @@ import { fixturesDir, tempDir } from './paths.js';
  * small own-made model shapes of real projects (fixtures/import-shapes/<shape>), filled by the
  * generic seeder of test/real-projects/import-roundtrip.ts through Strapi on SQLite only.
  */
-export type StrapiDataSet = 'import' | 'import-i18n' | 'import-shape-plain' | 'import-shape-landing';
+export type StrapiDataSet = 'import' | 'import-i18n' | 'import-shape-plain' | 'import-shape-landing' | 'import-shape-paired';
 /** The database Strapi ran on (names of the dump files). */
 export type StrapiDialect = 'sqlite' | 'postgres' | 'mariadb';
 
-export const strapiDataSets: readonly StrapiDataSet[] = ['import', 'import-i18n', 'import-shape-plain', 'import-shape-landing'];
+export const strapiDataSets: readonly StrapiDataSet[] = ['import', 'import-i18n', 'import-shape-plain', 'import-shape-landing', 'import-shape-paired'];
 export const strapiDialects: readonly StrapiDialect[] = ['sqlite', 'postgres', 'mariadb'];
 
 /** The test providers' names for the same databases. */

@@ -133,3 +133,18 @@ it('restores a set as a Strapi project folder with its uploads and .env', async 
   }
   expect(existsSync(project.dir)).toBe(false);
 });
+
+// What import-shape-paired was recorded for (test/import/recorder/README.md), so that a recording
+// made again still holds it: a book in two shelves' one-way `books`, and the pairs inversedBy each
+// other stored in the api side's tables, not in the user side's ones the build reads.
+it('import-shape-paired holds shared one-way oneToMany targets and pairs stored in the api side tables', async () => {
+  const db = await restoreStrapiDatabase('import-shape-paired', 'sqlite');
+  try {
+    const shared = await queryStrapiDatabase(db, 'SELECT "book_id" FROM "shelves_books_links" GROUP BY "book_id" HAVING COUNT(*) > 1');
+    expect(shared.length).toBeGreaterThan(0);
+    expect([await count(db, 'badges_holder_links'), await count(db, 'clubs_members_links')].every((n) => n > 0)).toBe(true);
+    expect([await count(db, 'up_users_badge_links'), await count(db, 'up_users_clubs_links')]).toEqual([0, 0]);
+  } finally {
+    await db.cleanup();
+  }
+});

@@ -120,10 +120,8 @@ export class GenericSeeder {
     const ids = a.target === 'plugin::users-permissions.user' ? this.result.users.map((u) => u.id) : this.result.entries.get(a.target) ?? [];
     if (!ids.length) return undefined;
     const many = /ToMany$/.test(a.relation ?? '') || a.relation === 'manyWay';
-    // A target of a one-way oneToOne/oneToMany gets one owner: Strapi lets two owners share it
-    // (it moves targets of bidirectional ones only), contentgen keeps one and the import refuses
-    // such rows; the harness' first runs showed it (projects.md), the data here stays comparable.
-    if (/^oneTo/.test(a.relation ?? '') && !a.inversedBy && !a.mappedBy) return i < ids.length ? (many ? [ids[i]] : ids[i]) : undefined;
+    // A one-way oneToOne/oneToMany's targets end up shared by two owners, as Strapi lets them
+    // be (it moves targets of two-way ones only), and contentgen keeps them so (projects.md).
     if (!many) return ids[(i + 1) % ids.length];
     // Two targets in an order that is not the ids' order, so the stored order shows.
     return ids.length > 1 ? [ids[(i + 1) % ids.length], ids[i % ids.length]] : [ids[0]];

@@ -188,9 +188,10 @@ function linkModel(l: LinkTable, provider: Provider): PrismaModel {
       unique(ownerId);
       break;
     case 'oneToMany':
-      unique(targetId);
-      // Populate and deep filters look links up by owner: no unique constraint starts with it here.
-      blockAttributes.push(`@@index([${ownerId}]${map([ownerId], 'idx')})`);
+      // Only one-way (a two-way oneToMany is the other side's manyToOne): Strapi lets several
+      // entries hold the same target (it moves a target away only in a two-way relation), so
+      // a pair once, as Strapi's own `_unique` index keeps it.
+      unique(ownerId, targetId);
       break;
     case 'manyToMany':
       unique(ownerId, targetId);

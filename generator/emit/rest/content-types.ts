@@ -381,7 +381,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
         relation: a.relation,
         target: a.target,
         toMany: a.toMany,
-        ...(a.link ? { link: linkMeta(a.link, a.relation === 'oneToMany' || (a.relation === 'oneToOne' && (a.inversedBy ?? a.mappedBy) !== undefined)) } : {}),
+        ...(a.link ? { link: linkMeta(a.link, targetExclusive(a)) } : {}),
         ...(a.unstored ? { unstored: true } : {}),
       };
     case 'morph':
@@ -401,6 +401,15 @@ export function fieldMeta(a: Attribute): FieldMeta {
     case 'dynamiczone':
       return { kind: 'dynamiczone', ...common, components: a.components, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
   }
+}
+
+/**
+ * Strapi 4.26.2 moves a target away from the entry that had it only in a two-way oneToOne or
+ * oneToMany (`deletePreviousOneToAnyRelations`, called when the relation is bidirectional and
+ * one-to-any): a one-way oneToMany's target may be held by several entries, as its API lets.
+ */
+function targetExclusive(a: Attribute & { kind: 'relation' }): boolean {
+  return (a.relation === 'oneToOne' || a.relation === 'oneToMany') && (a.inversedBy ?? a.mappedBy) !== undefined;
 }
 
 function linkMeta(link: LinkStorage, targetExclusive: boolean): LinkMeta {

@@ -4,10 +4,13 @@
  * 0, ties) and over each target's list (its inverse order column when Strapi keeps one, else
  * link id). NULL orders sort where the source dialect sorts them, as Strapi read them.
  * Links whose owner or target is gone, and links contentgen's unique indexes refuse (a second
- * target of a to-one owner, a second owner of a oneToMany target, a pair twice), are problems.
+ * target of a to-one owner, a pair twice), are problems. A one-way oneToMany's target in
+ * several entries is not one: Strapi's API makes such links (it moves targets of two-way
+ * relations only) and contentgen keeps them as they are.
  */
 import type { ProblemLog } from '../check/problems.js';
 import type { StrapiSource } from '../source/types.js';
+import { all } from './components.js';
 import type { LinkPlan } from './plan.js';
 
 export interface LinkRow {
@@ -16,6 +19,42 @@ export interface LinkRow {
   readonly target: number;
   readonly order: number;
   readonly inverseOrder: number;
+}
+
+/**
+ * The table a pair of relations `inversedBy` each other keeps its rows in (plan.ts
+ * `pairedSource`): the one with rows; when both have some (Strapi started with one order, then
+ * the other), the one its last start used, the table it made last (`strapi_database_schema`
+ * lists them in the order it made them); the other's rows are said, as Strapi does not show them.
+ */
+export async function linkSourceInUse(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): Promise<LinkPlan> {
+  const paired = plan.pairedSource;
+  if (!paired || !tables.has(paired.table)) return plan;
+  const q = source.quote;
+  const ids = async (table: string) => (tables.has(table) ? (await all(source.select(`SELECT id FROM ${q(table)} ORDER BY id`, [], {}))).map((r) => Number(r.id)) : []);
+  const [own, other] = [await ids(plan.source.table), await ids(paired.table)];
+  if (other.length === 0) return plan;
+  if (own.length === 0) return { ...plan, source: paired };
+  const made = await tablesInMadeOrder(source, tables);
+  const [used, unused, left] = made.indexOf(paired.table) > made.indexOf(plan.source.table) ? [paired, plan.source, own] : [plan.source, paired, other];
+  problems.add({
+    level: 'notice',
+    table: unused.table,
+    kind: 'links of the other side of a pair',
+    rows: left,
+    message: `${plan.uid}.${plan.attribute} and the relation it is inversedBy are inversedBy each other: Strapi keeps their links in "${used.table}" or "${unused.table}", whichever side it registered last, and its last start read "${used.table}"`,
+    fix: 'nothing: Strapi does not show these links either; they are left out (make one side mappedBy in Strapi to keep one table)',
+  });
+  return { ...plan, source: used };
+}
+
+/** Strapi's tables in the order its last start made them, from the schema it stored. */
+async function tablesInMadeOrder(source: StrapiSource, tables: ReadonlySet<string>): Promise<string[]> {
+  if (!tables.has('strapi_database_schema')) return [];
+  const [row] = await all(source.select(`SELECT ${source.quote('schema')} AS s FROM ${source.quote('strapi_database_schema')} ORDER BY id DESC`, [], {}, 1));
+  if (!row) return [];
+  const schema = typeof row.s === 'string' ? JSON.parse(row.s) : row.s;
+  return ((schema as { tables?: { name: string }[] })?.tables ?? []).map((t) => t.name);
 }
 
 export async function* readLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): AsyncGenerator<LinkRow[]> {
@@ -50,8 +89,6 @@ export async function* readLinks(source: StrapiSource, tables: ReadonlySet<strin
         refuse('duplicate link', `links ${plan.ownerTable.source} id ${row.owner} to ${plan.targetTable.source} id ${row.target} more than once`, 'contentgen keeps a pair once: remove the extra link in Strapi (or --skip-invalid keeps the first)');
       } else if (plan.ownerSingle && row.order > 1) {
         refuse('to-one with several targets', `${plan.ownerTable.source} id ${row.owner} has more than one ${plan.attribute} (a to-one field)`, 'keep one in Strapi (or --skip-invalid keeps the first by Strapi\'s order)');
-      } else if (plan.targetSingle && row.inverseOrder > 1) {
-        refuse('oneToMany target shared', `${plan.targetTable.source} id ${row.target} is in the ${plan.attribute} of more than one ${plan.ownerTable.source} entry (a oneToMany: one owner each)`, 'keep it in one entry in Strapi (or --skip-invalid keeps the first)');
       } else {
         out.push(row);
       }

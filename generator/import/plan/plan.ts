@@ -6,6 +6,7 @@
  *
  * Users, roles, permissions, API tokens and webhooks are not planned here (generator/import/auth/).
  */
+import { ownedLink } from '../../ir/build-ir.js';
 import { cutToBytes } from '../../ir/identifiers.js';
 import { snakeCase } from '../../ir/names.js';
 import type { Attribute, Component, ContentType, LinkStorage, MorphTableStorage, Schema, ScalarType } from '../../ir/types.js';
@@ -71,8 +72,14 @@ export interface LinkPlan {
   readonly targetTable: { readonly source: string; readonly target: string };
   /** The owner holds one target: contentgen keeps UNIQUE(owner). */
   readonly ownerSingle: boolean;
-  /** A target belongs to one owner (oneToMany): contentgen keeps UNIQUE(target). */
-  readonly targetSingle: boolean;
+  /**
+   * Two relations `inversedBy` each other (both owning sides, as across a plugin type and an
+   * api type): Strapi makes a table for each and keeps the pair in the one of the side it
+   * registered last, which its parallel loading of api and plugin types decides. `source` is
+   * the one the build reads (ir/relations.ts: plugin types last); this is the other side's,
+   * read from this side (columns swapped). links.ts `linkSourceInUse` reads the one with rows.
+   */
+  readonly pairedSource?: LinkSource;
 }
 
 /** A morphToMany's table, the same in both: copied row by row. */
@@ -185,8 +192,25 @@ function linkPlan(
     ownerTable: { source: owner.names.table, target: targetTypes.get(owner.uid)!.names.table },
     targetTable: { source: sourceTypes.get(targetUid)!.names.table, target: targetTypes.get(targetUid)!.names.table },
     ownerSingle: relation === 'oneToOne' || relation === 'manyToOne',
-    // Media links are not exclusive (one file in many entries); a oneToMany relation's target is.
-    targetSingle: a.kind === 'relation' && relation === 'oneToMany' && !isLocalizations,
+    ...(a.kind === 'relation' ? pairedSource(owner, a, sourceTypes, dialect) : {}),
+  };
+}
+
+/** The other side's own table, when `a` and the attribute it is inversedBy are inversedBy each other. */
+function pairedSource(owner: ContentType, a: Attribute & { kind: 'relation' }, sourceTypes: ReadonlyMap<string, ContentType>, dialect: SourceDialect): { pairedSource: LinkSource } | {} {
+  const other = sourceTypes.get(a.target);
+  const back = other?.attributes.find((b) => b.name === a.inversedBy);
+  if (!other || back?.kind !== 'relation' || back.inversedBy !== a.name || back.target !== owner.uid || back.link?.owning !== false) return {};
+  const natural = ownedLink(other.names, owner.names, snakeCase(`${other.names.table}_${back.name}_links`), '', back.toMany);
+  const name = (n: string) => sourceName(n, dialect);
+  return {
+    pairedSource: {
+      table: name(natural.table),
+      ownerColumn: name(natural.targetColumn),
+      targetColumn: name(natural.ownerColumn),
+      orderColumn: name(natural.inverseOrderColumn),
+      inverseOrderColumn: name(natural.orderColumn),
+    },
   };
 }
 

@@ -227,6 +227,9 @@ class StagingDatabase {
       const l = a.link;
       return this.put(l.table, { [l.ownerColumn]: left.ref, [l.targetColumn]: right.ref, [l.orderColumn]: left.pos ?? null, [l.inverseOrderColumn]: right.pos ?? null });
     }
+    // The other side of two relations inversedBy each other: Strapi exports the pair's rows from
+    // both sides (both own), and the owning side's copy above carries them.
+    if (a?.kind === 'relation' && a.link?.owning === false && a.inversedBy !== undefined) return;
     if (a?.kind === 'morph' && a.columns) return this.put(this.types.get(left.type)!.table, { id: left.ref, [a.columns.id]: right.ref, [a.columns.type]: right.type });
     if (a?.kind === 'morph' && a.table) {
       const t = a.table;
