@@ -37,7 +37,7 @@ import { scalarBehaviour, scalarResolvers } from './scalars.js';
 import { Slot } from '../slot.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
 import { hasMorphToField, morphUnionName } from './sdl.js';
-import { prefetchLinks, type Prefetched, type PrefetchOptions } from './prefetch.js';
+import { LinkPrefetch } from './prefetch.js';
 
 export interface ShadowCrudResolverOptions {
   readonly registry: Registry;
@@ -94,15 +94,14 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
   /** Read shapes by field (`info.fieldNodes`) and type: see shapeOf. */
   const shapes = new WeakMap<object, Map<string, ReadShape>>();
-  /** Link fields read with their list (prefetch.ts), by entry attributes and field node. */
-  const prefetched: Prefetched = new Slot('prefetched links');
-  const prefetchOptions: PrefetchOptions = {
+  /** Link fields read with their list, one populate per selection (prefetch.ts). */
+  const prefetch = new LinkPrefetch({
     db: options.db,
     registry,
     limits: options.limits,
     wrapped: (typeName) => options.readWhole?.(typeName) ?? false,
     canFind: (context, uid) => accessOf(context).canFind(uid),
-  };
+  });
 
   addRelated();
   add('ResponseCollectionMeta', 'pagination', async (parent: CollectionInfo) => paginationMeta(parent.window, parent.total ?? (await parent.count())));
@@ -173,7 +172,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       return { data: value ? entityNode(target, value) : null };
     };
     return (parent: Json, args, context, info) => {
-      const ready = prefetched.get(parent)?.get(info.fieldNodes[0]!);
+      const ready = prefetch.answer(parent, info.fieldNodes[0]!, field.name);
       if (ready !== undefined) return answer(ready);
       let loaded: Promise<Loaded>;
       const shape = target ? shapeOf(target, info) : {};
@@ -329,7 +328,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
 
     add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
       const entry = await service().findOne(args.id, read(info), accessOf(context));
-      if (entry) await prefetchLinks(prefetchOptions, prefetched, meta, [entry], context, info);
+      if (entry) await prefetch.read(meta, [entry], context, info);
       return response(entry);
     });
     add('Query', naming.findQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
@@ -349,7 +348,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       const count = async () =>
         Number((await service().find({ ...query, fields: [], populate: undefined, pagination: { start: 0, limit: 1, withCount: true } }, access)).meta.pagination.total ?? 0);
       const info_: CollectionInfo = { window, ...(total === undefined ? {} : { total }), count };
-      await prefetchLinks(prefetchOptions, prefetched, meta, result.data, context, info);
+      await prefetch.read(meta, result.data, context, info);
       return { data: entityNodes(meta, result.data), meta: info_ };
     });
     add('Mutation', naming.createMutationName(meta), async (_: unknown, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) =>
