@@ -21,10 +21,79 @@ import { recordBlog } from './recorder/blog.js';
 import { normaliseRecording } from './recorder/normalise.js';
 import { extraPermissions } from './recorder/permissions.js';
 
-/** What the v5 dialect does not serve yet (#30 item 2 step 4): answered by v4 beneath, not compared. */
-const notContentApi = (request: RecordedRequest) => request.path === '/graphql' || /^\/api\/(auth|users|users-permissions|upload|i18n)(\/|\?|$)/.test(request.path);
+/** GraphQL is not this dialect's (the v5 schema is #30 item 3): answered by the v4 endpoint, not compared. */
+const notRestApi = (request: RecordedRequest) => request.path === '/graphql';
 
-const knownDifferences: Record<string, string> = {};
+// Why a request does not match yet (its first difference is in the report: V5_REST_REPORT=<file>).
+const drafts = 'drafts of published documents (#30 item 4): one row per document here, so a draft edit of a published document is live at once, and draft reads answer the live row';
+const idOrder = 'row order: Strapi gives the published copy a new id at every publish, so an unsorted (or id-sorted) list comes in publish order there';
+const inverseOrder = 'the other side of a relation: Strapi links the new published row last at every publish';
+const imageSize = 'an uploaded PNG of 94 bytes answers size 0.1 in Strapi 5, 0.09 here (bytes / 1000, two decimals, as v4): Strapi 5 stores images re-encoded; not investigated';
+const documentValidation = "Strapi 5's document validation texts (a zone lists every component of the project, an extra `Invalid relations` issue; component ids in a failed value)";
+const populateCount = '`populate[x][count]=true` (`{ count: n }`): not in the v4 planner yet';
+const foreignComponentIds = 'a component id of another entry in a component update: 400 in Strapi 5, taken here as the v4 service does';
+const roleIds = 'role ids: Strapi creates authenticated and public first, this server syncs roles from permissions.json in its own order';
+const strapiBug500 = 'an upload with a documentId as refId: 500 in Strapi 5 (and the file is written anyway), 400 here';
+const componentRef = 'an upload linked to a component (ref shared.seo): 201 in Strapi 5, refused here as by the v4 upload plugin';
+
+const knownDifferences: Record<string, string> = {
+  'users-permissions.roles': roleIds,
+  'upload.one': imageSize,
+  'upload.updateInfo': imageSize,
+  'upload.files': imageSize,
+  'upload.files.sorted': imageSize,
+  'upload.files.findOne': imageSize,
+  'articles.create.zoneUnknownComponent': documentValidation,
+  'articles.create.tooManyLinks': documentValidation,
+  'relations.inverse.author': inverseOrder,
+  'components.update.publishedIds': drafts,
+  'components.read.draft': drafts,
+  'components.update.foreignId': foreignComponentIds,
+  'upload.ref.draftId.readPublished': drafts,
+  'upload.ref.publishedId': imageSize,
+  'upload.ref.id.read': drafts,
+  'upload.ref.id.readPublished': imageSize,
+  'upload.ref.documentId': strapiBug500,
+  'upload.ref.component': componentRef,
+  'drafts.updateDraft': drafts,
+  'drafts.published': drafts,
+  'drafts.draft': drafts,
+  'drafts.draft.token': drafts,
+  'drafts.list.draft': drafts,
+  'drafts.list.published': drafts,
+  'drafts.list.badStatus': drafts,
+  'drafts.publicationFilter.draft.has-published-version': drafts,
+  'drafts.publicationFilter.draft.modified': drafts,
+  'drafts.publicationFilter.draft.unmodified': drafts,
+  'drafts.publicationFilter.draft.has-published-version-document': drafts,
+  'drafts.publicationFilter.published.has-published-version': drafts,
+  'drafts.publicationFilter.published.modified': drafts,
+  'drafts.publicationFilter.published.unmodified': drafts,
+  'drafts.publicationFilter.published.has-published-version-document': drafts,
+  'drafts.publicationFilter.published.published-with-draft': drafts,
+  'articles.list': idOrder,
+  'articles.list.limitOver': idOrder,
+  'articles.list.limitMinus1': idOrder,
+  'articles.list.sortRelation': idOrder,
+  'articles.list.fields': idOrder,
+  'articles.list.fieldsDocumentId': idOrder,
+  'articles.list.filter.id': idOrder,
+  'articles.list.filter.relationDocumentId': idOrder,
+  'articles.list.populate.star': imageSize,
+  'articles.list.populate.nested': inverseOrder,
+  'articles.list.populate.count': populateCount,
+  'articles.list.populate.componentFields': drafts,
+  'articles.list.unknownParam': idOrder,
+  'articles.list.locale': idOrder,
+  'articles.list.publicationState': idOrder,
+  'articles.findOne.populateAll': imageSize,
+  'authors.list': inverseOrder,
+  'v4format.list': imageSize,
+  'v4format.findOne': imageSize,
+  'v4format.upload.files': imageSize,
+  'final.articles.published': imageSize,
+  'final.articles.draft': drafts,
+};
 
 /** The recorded requests whose answers differ after normalising, with the first difference. */
 function differences(recorded: RecordedRequest[], replayed: RecordedRequest[]): Map<string, string> {
@@ -34,7 +103,7 @@ function differences(recorded: RecordedRequest[], replayed: RecordedRequest[]): 
   const b = new Map(both.slice(recorded.length).map((r) => [r.name, r]));
   const out = new Map<string, string>();
   for (const request of a) {
-    if (notContentApi(request)) continue;
+    if (notRestApi(request)) continue;
     const other = b.get(request.name);
     const expected = { status: request.status, answer: request.answer };
     const actual = other ? { status: other.status, answer: other.answer } : undefined;
@@ -82,8 +151,11 @@ describe('v5 REST dialect: the blog recording of Strapi 5.54.0', () => {
     const token = await createApiToken(built.dir, { type: 'full-access' });
     const full: Auth = { kind: 'token', name: 'full-access', key: token };
     await recordBlog(client.current!, full);
+    // Strapi 5 copies a published document through a JS number: its answers lose the biginteger's
+    // last digit (fixtures/strapi5-data/README.md); this server keeps the value it was given.
+    const replayed = JSON.parse(JSON.stringify(client.current!.answers).replaceAll('"9007199254740993"', '"9007199254740992"')) as RecordedRequest[];
     const recorded = (JSON.parse(await readFile(path.join(fixturesDir, 'strapi5-data/blog/answers.json'), 'utf8')) as { requests: RecordedRequest[] }).requests;
-    const found = differences(recorded, client.current!.answers);
+    const found = differences(recorded, replayed);
     if (process.env.V5_REST_REPORT) await writeFile(process.env.V5_REST_REPORT, [...found].map(([name, diff]) => `${name}\t${diff}`).join('\n') + '\n');
     const unexpected = [...found].filter(([name]) => !(name in knownDifferences)).map(([name, diff]) => `${name} ${diff}`);
     const nowMatching = Object.keys(knownDifferences).filter((name) => !found.has(name));

@@ -17,6 +17,8 @@ import { QueryTranslator } from './query.js';
 import { v5Routes, type V5Context, type V5RouteState } from './routes.js';
 import { Shaper } from './shape.js';
 import { v4Format } from './v4-format.js';
+import { v5Error } from './errors.js';
+import { registerPluginRoutes } from './plugin-routes.js';
 
 export function restV5Plugin(): ServerPlugin {
   return {
@@ -53,13 +55,24 @@ export function restV5Plugin(): ServerPlugin {
               ctx.state.service = service;
               const caller = ctx.state.auth;
               ctx.state.access = { canFind: (uid) => caller.can(findActionOf(uid)) };
-              const answer = await route.handler(ctx as never);
+              const answer = await route.handler(ctx as never).catch((err: unknown) => {
+                throw v5Error(err, registry, meta, (ctx.request as { body?: unknown }).body);
+              });
               ctx.status = answer.status;
               ctx.body = answer.body === undefined ? null : v4Format(ctx, registry, meta, answer.body);
             },
           ]);
         }
+        // The admin's document actions (publish, unpublish, discard) are not on the Content API:
+        // Strapi 5 answers a POST there 405 in plain text.
+        if (meta.kind === 'collectionType') {
+          router.post(`/${meta.pluralName}/:documentId/actions/:action`, (ctx) => {
+            ctx.status = 405;
+            ctx.body = 'Method Not Allowed';
+          });
+        }
       }
+      registerPluginRoutes(router, core, serviceFor);
       const routes = router.routes();
       return { middleware: routes as Koa.Middleware };
     },

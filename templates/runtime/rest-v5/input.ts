@@ -8,6 +8,7 @@
 import type { Database } from '../db/database.js';
 import { ValidationError } from '../errors.js';
 import { assertDataPayload } from '../entity/input.js';
+import type { Access } from '../entity/service.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import { documentNotFound, findDocuments } from './identity.js';
 import type { Status } from './query.js';
@@ -21,13 +22,18 @@ export type WriteKind = 'create' | 'update';
 export class InputTranslator {
   constructor(private readonly registry: Registry) {}
 
-  async translate(db: Database, meta: ContentTypeMeta, body: unknown, status: Status, kind: WriteKind): Promise<{ data: Record<string, unknown> }> {
+  async translate(db: Database, meta: ContentTypeMeta, body: unknown, status: Status, kind: WriteKind, access?: Access): Promise<{ data: Record<string, unknown> }> {
     const data = assertDataPayload(body);
     const out: Record<string, unknown> = {};
     const resolver = new DocumentResolver(db);
     for (const [key, value] of Object.entries(data)) {
       const field = meta.fields[key];
-      if (!field || readOnlyKeys.has(key)) throw new ValidationError(`Invalid key ${key}`, { key, path: null, source: 'body' });
+      // Strapi 5 gives `path` for a name it does not know, none for one it answers but a body may not set.
+      if (readOnlyKeys.has(key)) throw new ValidationError(`Invalid key ${key}`, { key, source: 'body' });
+      if (!field) throw new ValidationError(`Invalid key ${key}`, { key, path: null, source: 'body' });
+      // A relation to a type the caller may not read is a key it may not write (v4 drops it silently).
+      const target = field.kind === 'relation' ? field.target : field.kind === 'media' ? fileUid : undefined;
+      if (target && access && !access.canFind(target)) throw new ValidationError(`Invalid key ${key}`, { key, path: key, source: 'body' });
       if (key === 'publishedAt' || key === 'locale') continue;
       out[key] = await this.value(resolver, field, value);
     }

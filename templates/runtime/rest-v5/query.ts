@@ -13,6 +13,7 @@
 import { ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import { rowIdOf } from './identity.js';
+import { QueryValidator } from './validate.js';
 
 type Query = Record<string, unknown>;
 type Fields = Readonly<Record<string, FieldMeta>>;
@@ -35,10 +36,15 @@ export function statusOf(query: Query): Status {
 }
 
 export class QueryTranslator {
-  constructor(private readonly registry: Registry) {}
+  private readonly validator: QueryValidator;
 
-  /** The v4 query for a v5 one on `meta`. */
+  constructor(private readonly registry: Registry) {
+    this.validator = new QueryValidator(registry);
+  }
+
+  /** The v4 query for a v5 one on `meta` (400 `Invalid key …` first, as Strapi 5 checks it). */
   translate(meta: ContentTypeMeta, query: Query): Query {
+    this.validator.level(meta.fields, query);
     const { status: _status, publicationState: _state, publicationFilter, hasPublishedVersion, ...rest } = query;
     const out: Query = this.node(meta.fields, meta.uid, rest);
     if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';

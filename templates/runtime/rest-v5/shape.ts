@@ -19,9 +19,12 @@ export class Shaper {
   entry(meta: ContentTypeMeta, entry: Entry): FlatEntry {
     const { documentId: stored, ...attributes } = entry.attributes;
     const out: FlatEntry = { id: entry.id, documentId: documentIdOf(meta.uid, entry.id, stored) };
+    const file = meta.uid === fileUid;
     for (const [key, value] of Object.entries(attributes)) {
       out[key] = this.value(meta.fields[key], value);
       if (key === 'updatedAt' && !('publishedAt' in attributes)) out.publishedAt = attributes.createdAt ?? value;
+      // Strapi 5's files have a focal point (none here: null).
+      if (file && key === 'caption' && !('focalPoint' in attributes)) out.focalPoint = null;
     }
     return out;
   }
