@@ -23,7 +23,7 @@ export type WriteKind = 'create' | 'update';
 export class InputTranslator {
   constructor(private readonly registry: Registry) {}
 
-  async translate(db: Database, meta: ContentTypeMeta, body: unknown, status: Status, kind: WriteKind, access?: Access): Promise<{ data: Record<string, unknown> }> {
+  async translate(db: Database, meta: ContentTypeMeta, body: unknown, status: Status, kind: WriteKind, access?: Access, locale?: unknown): Promise<{ data: Record<string, unknown> }> {
     const data = assertDataPayload(body);
     const out: Record<string, unknown> = {};
     const resolver = new DocumentResolver(db);
@@ -38,6 +38,8 @@ export class InputTranslator {
       if (key === 'publishedAt' || key === 'locale') continue;
       out[key] = await this.value(resolver, field, value);
     }
+    // A document is created in the query's locale (`?locale=de`); the body's is ignored.
+    if (meta.localized && kind === 'create' && typeof locale === 'string') out.locale = locale;
     if (meta.draftAndPublish) {
       if (status === 'published') out.publishedAt = new Date().toISOString();
       else if (kind === 'create') out.publishedAt = null;

@@ -65,7 +65,7 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
   };
   const write = async (ctx: V5RouteContext, kind: 'create' | 'update') => {
     const q = query(ctx);
-    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access), v4: v5.queries.translate(meta, q) };
+    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: v5.queries.translate(meta, q) };
   };
 
   if (meta.kind === 'singleType') {
