@@ -12,6 +12,7 @@ import { sendMail } from './email.js';
 import registerGraphql from './extensions/graphql.js';
 import { graphqlPlugin } from './runtime/graphql/index.js';
 import { documentationPlugin } from './runtime/http/documentation.js';
+import { restV5Plugin } from './runtime/rest-v5/index.js';
 import { userCode } from './generated/user-code.js';
 
 try {
@@ -21,8 +22,8 @@ try {
     registry,
     policy,
     sendMail,
-    // The Strapi plugins the project installs that serve requests.
-    plugins: [documentationPlugin(), graphqlPlugin({ register: registerGraphql })],
+    // Strapi 5's REST dialect (v5.rest in src/config.ts), and the Strapi plugins the project installs that serve requests.
+    plugins: [restV5Plugin(), documentationPlugin(), graphqlPlugin({ register: registerGraphql })],
     userCode,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),

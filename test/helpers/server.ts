@@ -188,10 +188,15 @@ export function bearer(token: string): Record<string, string> {
  * `plugins['users-permissions']` settings, before the server starts.
  */
 export async function writeUsersPermissionsConfig(outDir: string, settings: Record<string, unknown>): Promise<void> {
+  await writeUserConfig(outDir, { plugins: { 'users-permissions': settings } });
+}
+
+/** Replaces the built server's src/config.ts (user settings) with `config`, before the server starts. */
+export async function writeUserConfig(outDir: string, config: Record<string, unknown>): Promise<void> {
   const text = [
     "import type { UserConfig } from './runtime/config.js';",
     '',
-    `export default ${JSON.stringify({ plugins: { 'users-permissions': settings } }, null, 2)} satisfies UserConfig;`,
+    `export default ${JSON.stringify(config, null, 2)} satisfies UserConfig;`,
     '',
   ].join('\n');
   await writeFile(path.join(outDir, 'src/config.ts'), text);

@@ -64,6 +64,21 @@ export interface ServerConfig {
   };
   /** Webhooks: Strapi's `webhooks.defaultHeaders`, the webhooks themselves and their delivery (webhooks/config.ts). */
   webhooks: WebhooksConfig;
+  /** Strapi 5's Content API, served beside the v4 one (docs/strapi5.md). */
+  v5: V5Config;
+}
+
+export interface V5Config {
+  rest: {
+    /** Serve the Strapi 5 REST dialect (rest-v5/). */
+    enabled: boolean;
+    /**
+     * Where it is mounted: `/v5/api` by default, beside v4 on `api.rest.prefix`; `/api` for
+     * projects whose frontends moved (then move v4 elsewhere with `api.rest.prefix`, or leave
+     * it shadowed: the v5 mount answers first).
+     */
+    prefix: string;
+  };
 }
 
 export interface DocumentationConfig {
@@ -228,6 +243,7 @@ export const defaultConfig: ServerConfig = {
     transformer: defaultTransformerConfig(),
   },
   webhooks: resolveWebhooksConfig(),
+  v5: { rest: { enabled: true, prefix: '/v5/api' } },
 };
 
 export function defaultTransformerConfig(): TransformerConfig {
@@ -295,7 +311,15 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
       transformer: resolveTransformerConfig((user.plugins?.transformer ?? {}) as Partial<TransformerConfig>),
     },
     webhooks: resolveWebhooksConfig(user.webhooks),
+    v5: resolveV5Config(user.v5 ?? {}),
   };
+}
+
+export function resolveV5Config(user: DeepPartial<V5Config>): V5Config {
+  const rest = { ...defaultConfig.v5.rest, ...user.rest };
+  if (typeof rest.enabled !== 'boolean') throw new Error('config v5.rest.enabled must be true or false');
+  if (typeof rest.prefix !== 'string' || !/^\/[^?#]*[^/?#]$/.test(rest.prefix)) throw new Error(`config v5.rest.prefix must be a path such as /v5/api, got ${String(rest.prefix)}`);
+  return { ...user, rest } as V5Config;
 }
 
 export function resolvePopulateDeepConfig(user: Partial<PopulateDeepConfig>): PopulateDeepConfig {

@@ -21,31 +21,27 @@ import { secrets, strapiVersion, writeStrapi5Project, type V5Set } from './app.j
 import { recordBlog } from './blog.js';
 import { recordV4Compat } from './graphql-v4compat.js';
 import { recordI18n } from './i18n.js';
+import { extraPermissions } from './permissions.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const recDir = process.env.STRAPI5_REC || '/tmp/strapi5-rec';
 const install = process.env.STRAPI5_INSTALL || '/tmp/strapi5-blog';
 
-const upload = ['plugin::upload.content-api.upload', 'plugin::upload.content-api.find', 'plugin::upload.content-api.findOne', 'plugin::upload.content-api.destroy'];
-
 const sets: Record<string, V5Set & { script: (client: StrapiClient, full: Auth) => Promise<void>; env?: Record<string, string> }> = {
   blog: {
     dir: path.join(repo, 'fixtures/blog/models'),
-    extraPermissions: {
-      public: ['plugin::upload.content-api.find', 'plugin::upload.content-api.findOne'],
-      authenticated: [...upload, 'plugin::users-permissions.user.me', 'plugin::users-permissions.user.find', 'plugin::users-permissions.user.findOne', 'plugin::users-permissions.role.find', 'api::tag.tag.create'],
-    },
+    extraPermissions: extraPermissions.blog,
     script: recordBlog,
   },
   'blog-v4compat': {
     dir: path.join(repo, 'fixtures/blog/models'),
-    extraPermissions: {},
+    extraPermissions: extraPermissions['blog-v4compat'],
     env: { STRAPI_GRAPHQL_V4_COMPATIBILITY_MODE: 'true' },
     script: recordV4Compat,
   },
   i18n: {
     dir: path.join(repo, 'fixtures/i18n/models'),
-    extraPermissions: { public: ['api::page.page.create', 'api::page.page.update'], authenticated: upload },
+    extraPermissions: extraPermissions.i18n,
     script: recordI18n,
   },
 };

@@ -1,0 +1,174 @@
+/**
+ * A v5 query string, parsed, as the v4 planner reads it: the query language is the same
+ * (filters, sort, fields, populate, pagination), only documents are named otherwise.
+ *
+ * - `documentId` in filters, sort and fields (at any depth of relations) becomes `id`, its
+ *   values the row ids they name (a documentId of nothing matches nothing);
+ * - `status=draft` (any value but `published`, as `@strapi/core` reads it) reads drafts:
+ *   v4's `publicationState=preview`; `publicationState` itself is ignored, as Strapi 5 does;
+ * - `publicationFilter` (and the legacy `hasPublishedVersion`) becomes a filter on `publishedAt`.
+ *   Until drafts of published documents exist (#30 item 4) a document is either a draft or
+ *   published, so the filters that need both versions match nothing.
+ */
+import { ValidationError } from '../errors.js';
+import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import { rowIdOf } from './identity.js';
+import { QueryValidator } from './validate.js';
+
+type Query = Record<string, unknown>;
+type Fields = Readonly<Record<string, FieldMeta>>;
+
+export const publicationFilters = [
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
+] as const;
+
+export type Status = 'draft' | 'published';
+
+export function statusOf(query: Query): Status {
+  return query.status === undefined || query.status === 'published' ? 'published' : 'draft';
+}
+
+export class QueryTranslator {
+  private readonly validator: QueryValidator;
+
+  constructor(private readonly registry: Registry) {
+    this.validator = new QueryValidator(registry);
+  }
+
+  /** The v4 query for a v5 one on `meta` (400 `Invalid key …` first, as Strapi 5 checks it). */
+  translate(meta: ContentTypeMeta, query: Query): Query {
+    this.validator.level(meta.fields, query);
+    const { status: _status, publicationState: _state, publicationFilter, hasPublishedVersion, ...rest } = query;
+    const out: Query = this.node(meta.fields, meta.uid, rest);
+    if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';
+    const filter = publicationFilterOf(publicationFilter, hasPublishedVersion);
+    if (filter !== undefined && meta.draftAndPublish) {
+      const condition = publicationCondition(filter, statusOf(query));
+      out.filters = out.filters === undefined ? condition : { $and: [out.filters, condition] };
+    }
+    return out;
+  }
+
+  /** filters/sort/fields/populate of one level (the query, or a populated relation's). */
+  private node(fields: Fields, uid: string | undefined, query: Query): Query {
+    const out: Query = { ...query };
+    if (query.filters !== undefined) out.filters = this.filters(fields, uid, query.filters);
+    if (query.sort !== undefined) out.sort = this.sort(fields, query.sort);
+    if (query.fields !== undefined) out.fields = this.fields(query.fields);
+    if (isBag(query.populate)) out.populate = this.populate(fields, query.populate);
+    return out;
+  }
+
+  private populate(fields: Fields, populate: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(populate)) {
+      const field = fields[key];
+      const target = this.targetOf(field);
+      if (isBag(value) && target) {
+        const inner: Query = this.node(target.fields, target.uid, value);
+        if (isBag(value.on)) inner.on = Object.fromEntries(Object.entries(value.on).map(([uid, q]) => [uid, isBag(q) ? this.node(this.registry.components.get(uid)?.fields ?? {}, undefined, q) : q]));
+        out[key] = inner;
+      } else out[key] = value;
+    }
+    return out;
+  }
+
+  private targetOf(field: FieldMeta | undefined): { fields: Fields; uid: string | undefined } | undefined {
+    if (!field) return undefined;
+    if (field.kind === 'relation') {
+      const target = this.registry.contentTypes.get(field.target);
+      return target ? { fields: target.fields, uid: target.uid } : undefined;
+    }
+    if (field.kind === 'media') return { fields: this.registry.contentTypes.get('plugin::upload.file')?.fields ?? {}, uid: 'plugin::upload.file' };
+    if (field.kind === 'component') return { fields: this.registry.components.get(field.component)?.fields ?? {}, uid: undefined };
+    if (field.kind === 'dynamiczone') return { fields: {}, uid: undefined };
+    return undefined;
+  }
+
+  private filters(fields: Fields, uid: string | undefined, filters: unknown): unknown {
+    if (Array.isArray(filters)) return filters.map((f) => this.filters(fields, uid, f));
+    if (!isBag(filters)) return filters;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(filters)) {
+      if (key === '$and' || key === '$or' || key === '$not') out[key] = this.filters(fields, uid, value);
+      else if (key === 'documentId' && uid !== undefined && !('documentId' in fields)) out.id = mapValues(value, (v) => rowIdOf(uid, v) ?? 0);
+      else {
+        const target = this.targetOf(fields[key]);
+        out[key] = target && isBag(value) ? this.filters(target.fields, target.uid, value) : value;
+      }
+    }
+    return out;
+  }
+
+  private sort(fields: Fields, sort: unknown): unknown {
+    if (typeof sort === 'string') return sort.split(',').map((part) => part.replace(/^documentId(?=$|:)/, 'id')).join(',');
+    if (Array.isArray(sort)) return sort.map((s) => this.sort(fields, s));
+    if (!isBag(sort)) return sort;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(sort)) {
+      const target = this.targetOf(fields[key]);
+      if (key === 'documentId' && !('documentId' in fields)) out.id = value;
+      else out[key] = target && (isBag(value) || Array.isArray(value)) ? this.sort(target.fields, value) : value;
+    }
+    return out;
+  }
+
+  /** `documentId` is always answered (with `id`): asking for it alone asks for no attribute. */
+  private fields(fields: unknown): unknown {
+    const names = typeof fields === 'string' ? fields.split(',') : fields;
+    if (!Array.isArray(names)) return fields;
+    const kept = names.filter((name) => name !== 'documentId');
+    return kept.length || !names.length ? kept : ['id'];
+  }
+}
+
+function publicationFilterOf(raw: unknown, hasPublishedVersion: unknown): (typeof publicationFilters)[number] | undefined {
+  if (raw === undefined) {
+    if (hasPublishedVersion === 'true' || hasPublishedVersion === true) return 'has-published-version';
+    if (hasPublishedVersion === 'false' || hasPublishedVersion === false) return 'never-published';
+    return undefined;
+  }
+  if (!(publicationFilters as readonly unknown[]).includes(raw)) {
+    throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${publicationFilters.join(', ')}.`, { source: 'query', param: 'publicationFilter' });
+  }
+  return raw as (typeof publicationFilters)[number];
+}
+
+/** What each filter keeps when every document is either a draft or published (no pending edits). */
+function publicationCondition(filter: (typeof publicationFilters)[number], status: Status): Record<string, unknown> {
+  const none = { id: { $eq: 0 } };
+  const draftOnly = { publishedAt: { $null: true } };
+  const published = { publishedAt: { $notNull: true } };
+  switch (filter) {
+    case 'never-published':
+    case 'never-published-document':
+      return status === 'draft' ? draftOnly : none;
+    case 'has-published-version':
+    case 'has-published-version-document':
+    case 'unmodified':
+      return published;
+    case 'published-without-draft':
+      return none;
+    case 'published-with-draft':
+      return status === 'published' ? published : none;
+    case 'modified':
+      return none;
+  }
+}
+
+function mapValues(value: unknown, map: (v: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapValues(v, map));
+  if (isBag(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$null' || k === '$notNull' ? v : mapValues(v, map)]));
+  return map(value);
+}
+
+function isBag(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,121 @@
+/**
+ * The v5 Content API routes of one content type, on the v4 service (the user's overrides and
+ * lifecycle hooks included): documents addressed by documentId, flat answers, create 201,
+ * DELETE 204 without a body (a missing document too), `status` instead of `publicationState`.
+ * Each route names the same permission action as its v4 twin: one permission table.
+ */
+import type { ParameterizedContext } from 'koa';
+import type { Database } from '../db/database.js';
+import type { Access, EntityService } from '../entity/service.js';
+import { NotFoundError } from '../errors.js';
+import type { ContentTypeMeta } from '../meta.js';
+import { parseQueryString } from '../query/parse.js';
+import type { Entry } from '../rest/transform.js';
+import { rowIdOf } from './identity.js';
+import type { InputTranslator } from './input.js';
+import { statusOf, type QueryTranslator } from './query.js';
+import type { FlatEntry, Shaper } from './shape.js';
+
+export interface V5Context {
+  readonly db: Database;
+  readonly shaper: Shaper;
+  readonly queries: QueryTranslator;
+  readonly inputs: InputTranslator;
+}
+
+export interface V5RouteState {
+  service: EntityService;
+  access?: Access;
+}
+
+export type V5RouteContext = ParameterizedContext<V5RouteState>;
+
+export interface V5Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly meta: ContentTypeMeta;
+  readonly action: string;
+  /** Answers with `{ status, body }` (body undefined: none). */
+  readonly handler: (ctx: V5RouteContext) => Promise<{ status: number; body?: unknown }>;
+}
+
+const single = (data: unknown, status = 200) => ({ status, body: { data, meta: {} } });
+const noContent = { status: 204 } as const;
+
+function query(ctx: V5RouteContext): Record<string, unknown> {
+  return parseQueryString(ctx.querystring);
+}
+
+function body(ctx: V5RouteContext): unknown {
+  return (ctx.request as { body?: unknown }).body;
+}
+
+export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
+  const route = (method: V5Route['method'], path: string, action: string, handler: V5Route['handler']): V5Route => ({ method, path, meta, action: `${meta.uid}.${action}`, handler });
+  const shape = (entry: Entry): FlatEntry => v5.shaper.entry(meta, entry);
+
+  /** The document in the query's status (published by default), or null. */
+  const readDocument = async (ctx: V5RouteContext, id: number | null, q: Record<string, unknown>): Promise<Entry | null> => {
+    if (id === null) return null;
+    const v4 = v5.queries.translate(meta, q);
+    const filters = v4.filters === undefined ? { id: { $eq: id } } : { $and: [{ id: { $eq: id } }, v4.filters] };
+    const found = await ctx.state.service.find({ ...v4, filters, pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
+    return found.data[0] ?? null;
+  };
+  const write = async (ctx: V5RouteContext, kind: 'create' | 'update') => {
+    const q = query(ctx);
+    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: v5.queries.translate(meta, q) };
+  };
+
+  if (meta.kind === 'singleType') {
+    const path = `/${meta.singularName}`;
+    return [
+      route('GET', path, 'find', async (ctx) => {
+        const q = query(ctx);
+        const first = await ctx.state.service.find({ ...v5.queries.translate(meta, q), pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
+        if (!first.data[0]) throw new NotFoundError();
+        return single(shape(first.data[0]));
+      }),
+      route('PUT', path, 'update', async (ctx) => {
+        const { input, v4 } = await write(ctx, 'update');
+        return single(shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
+      }),
+      route('DELETE', path, 'delete', async (ctx) => {
+        await ctx.state.service.deleteSingle(v5.queries.translate(meta, query(ctx)), ctx.state.access).catch(ignoreNotFound);
+        return noContent;
+      }),
+    ];
+  }
+  const base = `/${meta.pluralName}`;
+  return [
+    route('GET', base, 'find', async (ctx) => {
+      const found = await ctx.state.service.find(v5.queries.translate(meta, query(ctx)), ctx.state.access);
+      return { status: 200, body: { data: v5.shaper.entries(meta, found.data), meta: found.meta } };
+    }),
+    route('GET', `${base}/:documentId`, 'findOne', async (ctx) => {
+      const entry = await readDocument(ctx, rowIdOf(meta.uid, ctx.params.documentId), query(ctx));
+      if (!entry) throw new NotFoundError();
+      return single(shape(entry));
+    }),
+    route('POST', base, 'create', async (ctx) => {
+      const { input, v4 } = await write(ctx, 'create');
+      return single(shape(await ctx.state.service.create(input, v4, ctx.state.access)), 201);
+    }),
+    route('PUT', `${base}/:documentId`, 'update', async (ctx) => {
+      const id = rowIdOf(meta.uid, ctx.params.documentId);
+      if (id === null) throw new NotFoundError();
+      const { input, v4 } = await write(ctx, 'update');
+      return single(shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
+    }),
+    route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
+      const id = rowIdOf(meta.uid, ctx.params.documentId);
+      if (id !== null) await ctx.state.service.delete(id, {}, ctx.state.access).catch(ignoreNotFound);
+      return noContent;
+    }),
+  ];
+}
+
+/** Strapi 5 answers a DELETE of a document that is not there as one that was. */
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof NotFoundError)) throw err;
+}
