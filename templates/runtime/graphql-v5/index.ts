@@ -79,6 +79,8 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     listLimits: limits,
     ...(uploadConfig ? { multipart: { tmpDir: path.resolve(uploadConfig.tmpDir ?? path.join(os.tmpdir(), 'contentgen-uploads')), limits: { fileSize: uploadConfig.sizeLimit, files: uploadConfig.maxFiles, fields: uploadConfig.maxFields, fieldSize: uploadConfig.fieldSizeLimit } } } : {}),
     newLoader: () => new RelationLoader({ db: core.db, registry: core.registry, limits }),
+    // Strapi 5 (Apollo Server 4) answers resolver errors without `locations`.
+    fieldError: ({ locations: _locations, ...error }) => error,
     log: core.log,
   });
   return { schema, middleware };

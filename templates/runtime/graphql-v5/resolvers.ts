@@ -50,6 +50,8 @@ const nodeOf = new Slot<NodeOf>('v5 node');
 function toNode(meta: ContentTypeMeta, entry: Entry, draft: boolean): Json {
   const node: Json = { documentId: documentIdOf(entry), ...entry.attributes };
   if (draft) node.publishedAt = null;
+  // Strapi 5 publishes an entry of a type without draft & publish when it writes it.
+  else if (!meta.draftAndPublish && node.publishedAt === undefined) node.publishedAt = node.createdAt ?? null;
   nodeOf.set(node, { meta, id: entry.id, draft });
   return node;
 }
@@ -178,7 +180,8 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
     const service = () => options.service(meta.uid);
     const stored = isStored(meta);
     const whole = () => readShape(meta, undefined, registry) as Json;
-    const allowed = (context: GraphqlContext, action: string) => verify(context.state.auth, `${meta.uid}.${action}`);
+    // The upload plugin's actions are named for its Content API (`plugin::upload.content-api.find`).
+    const allowed = (context: GraphqlContext, action: 'find' | 'findOne') => verify(context.state.auth, action === 'find' ? findActionOf(meta.uid) : findActionOf(meta.uid).replace(/find$/, 'findOne'));
 
     if (meta.kind === 'singleType') {
       add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext) => {
