@@ -24,8 +24,8 @@ const recording = JSON.parse(await readFile(path.join(setDir, 'answers.json'), '
 const recorded = new Map(recording.requests.map((r) => [r.name, r]));
 
 /**
- * The reads compared, in recording order. Left out: `graphql.me*` and `graphql.usersPermissionsUsers`
- * (users are not seeded here), `graphql.uploadFiles.related` (Strapi fails on it).
+ * The reads compared, in recording order. Left out: `graphql.usersPermissionsUsers` (the recording's
+ * other users are not seeded here), `graphql.uploadFiles.related` (Strapi fails on it).
  */
 const reads = [
   'graphql.articles',
@@ -51,6 +51,8 @@ const reads = [
   'graphql.global',
   'graphql.uploadFiles',
   'graphql.uploadFiles_connection',
+  'graphql.me',
+  'graphql.me.public',
   'graphql.error.unknownField',
   'graphql.error.idField',
   'graphql.error.badArg',
@@ -61,6 +63,8 @@ const reads = [
 let built: BuiltServer;
 let server: RunningServer;
 let full: Record<string, string>;
+/** JWTs of the seeded users, by username (`auth: user:<name>` of a recorded request). */
+const users = new Map<string, Record<string, string>>();
 /** Strapi's documentId → ours. */
 const ours = new Map<string, string>();
 
@@ -94,6 +98,12 @@ async function seed(): Promise<void> {
   for (const row of rows(db, 'authors')) created(row.document_id, await rest('POST', '/api/authors', { data: { name: row.name, email: row.email, bio: row.bio } }));
   for (const row of rows(db, 'categories')) created(row.document_id, await rest('POST', '/api/categories', { data: { name: row.name, slug: row.slug } }));
   for (const row of rows(db, 'tags')) created(row.document_id, await rest('POST', '/api/tags', { data: { name: row.name } }));
+  // alice, the user whose `me` Strapi answered (registered as the recording did: confirmed, authenticated role).
+  for (const row of (db.prepare('SELECT * FROM up_users WHERE username = ?').all('alice') as Json[])) {
+    const registered = await rest('POST', '/api/auth/local/register', { username: row.username, email: row.email, password: 'Secret123' });
+    ours.set(row.document_id, String(registered.user.id));
+    users.set(row.username, bearer(registered.jwt));
+  }
   const tagDocs = new Map(rows(db, 'tags').map((t) => [t.id, t.document_id]));
   const published = recorded.get('final.articles.published')!.answer.data as Json[];
   const drafts = (recorded.get('final.articles.draft')!.answer.data as Json[]).filter((d) => !published.some((p) => p.documentId === d.documentId));
@@ -149,7 +159,7 @@ function normalised(request: RecordedRequest): RecordedRequest {
 
 async function ask(request: RecordedRequest): Promise<RecordedRequest> {
   const body = request.body as Json;
-  const headers = request.auth === 'public' ? {} : full;
+  const headers = request.auth === 'public' ? {} : request.auth.startsWith('user:') ? users.get(request.auth.slice(5))! : full;
   const res = await fetch(`${server.url}/v5/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },

@@ -122,6 +122,15 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
   const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
 
   map.GenericMorph = { __resolveType: (value: Json) => (nodeOf.get(value) ? naming.typeName(nodeOf.get(value)!.meta) : undefined) };
+  if (registry.contentTypes.has('plugin::users-permissions.user')) {
+    // The users-permissions plugin's `me`: the JWT's user, with its documentId.
+    add('Query', 'me', (_: unknown, _args: Json, context: GraphqlContext) => {
+      verify(context.state.auth, 'plugin::users-permissions.user.me');
+      const user = context.state.user;
+      if (!user) return null;
+      return { ...user, documentId: documentIdOf({ id: user.id, attributes: user as unknown as Json }), role: user.role ? { description: null, ...user.role } : null };
+    });
+  }
   for (const component of registry.components.values()) addOwnerFields(component);
   for (const meta of types) {
     addOwnerFields(meta);
