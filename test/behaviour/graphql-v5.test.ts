@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../helpers/strapi-data.js';
 import { fixturesDir, modelsOf, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
-import { normaliseRecording } from './recorder/normalise.js';
+import { normaliseRecording } from '../v5/recorder/normalise.js';
 
 const setDir = path.join(fixturesDir, 'strapi5-data', 'blog');
 const recording = JSON.parse(await readFile(path.join(setDir, 'answers.json'), 'utf8')) as { requests: RecordedRequest[] };
