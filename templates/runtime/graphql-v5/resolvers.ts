@@ -140,6 +140,11 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
 
   function addOwnerFields(owner: ContentTypeMeta | ComponentMeta): void {
     const typeName = naming.ownerTypeName(owner);
+    // v4 compatibility fields (only in the schema in that mode): an entry or component is its own
+    // `attributes` and `data`; an entry's `id` is its row id.
+    add(typeName, 'attributes', (parent: Json) => parent);
+    add(typeName, 'data', (parent: Json) => parent);
+    if (naming.isContentType(owner)) add(typeName, 'id', (parent: Json) => String(nodeOf.get(parent)?.id ?? ''));
     for (const field of Object.values(owner.fields) as FieldMeta[]) {
       if (field.kind === 'scalar' && field.type === 'enumeration' && field.enum?.length) {
         map[naming.enumTypeName(owner, field.name)] = Object.fromEntries(field.enum.map((value) => [naming.enumValueName(value), value]));
@@ -238,9 +243,5 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const { nodes, window, total } = await list(args, context, true);
       return { nodes, pageInfo: paginationMeta(window, total), data: nodes, meta: { pagination: paginationMeta(window, total) } };
     });
-    // v4 compatibility fields (schema.ts adds them only in that mode): an entry is its own `attributes` and `data`.
-    add(naming.typeName(meta), 'id', (parent: Json) => String(nodeOf.get(parent)?.id ?? ''));
-    add(naming.typeName(meta), 'attributes', (parent: Json) => parent);
-    add(naming.typeName(meta), 'data', (parent: Json) => parent);
   }
 }
