@@ -11,6 +11,7 @@ import config from './config.js';
 import { sendMail } from './email.js';
 import registerGraphql from './extensions/graphql.js';
 import { graphqlPlugin } from './runtime/graphql/index.js';
+import { graphqlV5Plugin } from './runtime/graphql-v5/index.js';
 import { documentationPlugin } from './runtime/http/documentation.js';
 import { userCode } from './generated/user-code.js';
 
@@ -22,7 +23,7 @@ try {
     policy,
     sendMail,
     // The Strapi plugins the project installs that serve requests.
-    plugins: [documentationPlugin(), graphqlPlugin({ register: registerGraphql })],
+    plugins: [documentationPlugin(), graphqlPlugin({ register: registerGraphql }), graphqlV5Plugin()],
     userCode,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),

@@ -64,6 +64,18 @@ export interface ServerConfig {
   };
   /** Webhooks: Strapi's `webhooks.defaultHeaders`, the webhooks themselves and their delivery (webhooks/config.ts). */
   webhooks: WebhooksConfig;
+  /** Strapi 5's Content API beside the v4 one (#30). */
+  v5: V5Config;
+}
+
+export interface V5Config {
+  /** Strapi 5's GraphQL schema (graphql-v5/), with the limits of `plugins.graphql`. */
+  graphql: {
+    /** Path of the endpoint (`/v5/graphql`). */
+    path: string;
+    /** Strapi's `v4CompatibilityMode`: the deprecated `id`, `attributes`, `data` and `meta` fields. */
+    v4CompatibilityMode: boolean;
+  };
 }
 
 export interface DocumentationConfig {
@@ -228,6 +240,7 @@ export const defaultConfig: ServerConfig = {
     transformer: defaultTransformerConfig(),
   },
   webhooks: resolveWebhooksConfig(),
+  v5: { graphql: { path: '/v5/graphql', v4CompatibilityMode: false } },
 };
 
 export function defaultTransformerConfig(): TransformerConfig {
@@ -295,7 +308,15 @@ export function resolveConfig(user: UserConfig, env: NodeJS.ProcessEnv = process
       transformer: resolveTransformerConfig((user.plugins?.transformer ?? {}) as Partial<TransformerConfig>),
     },
     webhooks: resolveWebhooksConfig(user.webhooks),
+    v5: resolveV5Config(user.v5 ?? {}),
   };
+}
+
+export function resolveV5Config(user: DeepPartial<V5Config>): V5Config {
+  const graphql = { ...defaultConfig.v5.graphql, ...user.graphql };
+  if (typeof graphql.path !== 'string' || !/^\/[^\s?#]*$/.test(graphql.path)) throw new Error(`config v5.graphql.path must be a path such as '/v5/graphql'`);
+  if (typeof graphql.v4CompatibilityMode !== 'boolean') throw new Error('config v5.graphql.v4CompatibilityMode must be true or false');
+  return { graphql };
 }
 
 export function resolvePopulateDeepConfig(user: Partial<PopulateDeepConfig>): PopulateDeepConfig {

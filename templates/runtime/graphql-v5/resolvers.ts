@@ -109,6 +109,13 @@ function publicationFilters(meta: ContentTypeMeta, args: Json): Json | undefined
   }
 }
 
+/** `sort` with `documentId` terms on the stored key (document-id.ts). */
+function v5Sort(sort: unknown): unknown {
+  const [key] = documentIdFilter(undefined);
+  const term = (value: unknown) => (typeof value === 'string' ? value.replace(/(^|,)\s*documentId(?=:|,|$)/g, `$1${key}`) : value);
+  return toRestSort(Array.isArray(sort) ? sort.map(term) : term(sort));
+}
+
 /** `locale: "*"` is every locale (the v4 side says `all`). */
 function localeOf(args: Json): Json {
   if (args.locale === undefined || args.locale === null) return {};
@@ -183,7 +190,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: v5Filters(args?.filters, target, registry), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs = { ...args, filters: v5Filters(args?.filters, target, registry), sort: v5Sort(args?.sort), ...(node.draft ? { publicationState: 'preview' } : {}) };
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
       if (Array.isArray(loaded)) return loaded.map((entry) => toNode(target, entry, false));
       return loaded ? toNode(target, loaded, false) : null;
@@ -218,7 +225,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const extra = publicationFilters(meta, args);
       const query = {
         filters: extra ? (filters ? { $and: [filters, extra] } : extra) : filters,
-        sort: toRestSort(args.sort),
+        sort: v5Sort(args.sort),
         publicationState: draft ? 'preview' : 'live',
         ...localeOf(args),
       };
