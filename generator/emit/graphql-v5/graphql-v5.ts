@@ -23,6 +23,15 @@ export function printGraphqlV5Schema(ir: Schema): string {
 export function emitGraphqlV5(ir: Schema): FileMap {
   const files = new FileMap();
   // The GraphQL plugin's files exist when the project installs it.
-  if (ir.plugins.graphql) files.add(v5SchemaPath, schemaNote + printGraphqlV5Schema(ir));
+  if (!ir.plugins.graphql) return files;
+  let sdl: string;
+  try {
+    sdl = schemaNote + printGraphqlV5Schema(ir);
+  } catch (err) {
+    // Names only Strapi 5's schema has (`PublicationStatus`, `…_connection`) may clash with a
+    // model's: the v4 side is built all the same, and the server leaves /v5/graphql out.
+    sdl = `# No Strapi 5 GraphQL schema for these models: ${(err as Error).message.split('\n')[0]}\n`;
+  }
+  files.add(v5SchemaPath, sdl);
   return files;
 }

@@ -25,7 +25,13 @@ export function graphqlV5Plugin(): ServerPlugin {
   return {
     name: 'graphql (Strapi 5)',
     mount(core) {
-      return { middleware: createGraphqlV5(core).middleware };
+      try {
+        return { middleware: createGraphqlV5(core).middleware };
+      } catch (err) {
+        // A model whose names clash with Strapi 5's own (schema.v5.graphql says which): v4 is served alone.
+        console.warn(`${core.config.v5.graphql.path} is not served: ${(err as Error).message.split('\n')[0]}`);
+        return {};
+      }
     },
   };
 }

@@ -12,7 +12,7 @@ import { emitGraphqlV5, v5SchemaPath } from '../../../generator/emit/graphql-v5/
 import { registryOf } from '../../../generator/emit/graphql/graphql.js';
 import { loadSchema } from '../../../generator/pipeline.js';
 import { buildV5Schema, printV5Schema } from '../../../templates/runtime/graphql-v5/schema.js';
-import { fixturesDir, modelsOf, tempDir } from '../../helpers/paths.js';
+import { fixturesDir, modelsOf, tempDir, withModelFiles } from '../../helpers/paths.js';
 
 const sets = [
   { set: 'blog', fixture: 'blog', v4CompatibilityMode: false },
@@ -50,4 +50,16 @@ it('is emitted as schema.v5.graphql with a note, only when the project installs 
   expect(file?.content).toContain('type ArticleEntityResponseCollection {\n  nodes: [Article!]!');
   expect(file?.content.startsWith('# The Strapi 5 GraphQL schema')).toBe(true);
   expect(emitGraphqlV5({ ...ir, plugins: { ...ir.plugins, graphql: false } }).files()).toEqual([]);
+});
+
+it('leaves the v5 schema out, saying why, when a model takes a name only Strapi 5 uses', async () => {
+  const models = {
+    'publication-status.json': { info: { singularName: 'publication-status', pluralName: 'publication-statuses', displayName: 'Publication status' }, attributes: { name: { type: 'string' } } },
+  };
+  await withModelFiles('v5-clash', models, async (dir) => {
+    const loaded = await loadSchema({ modelsDir: dir, outDir: await tempDir('v5-clash-out'), provider: 'sqlite' });
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded));
+    const file = emitGraphqlV5(loaded.ir).files().find((f) => f.path === v5SchemaPath);
+    expect(file?.content).toMatch(/^# No Strapi 5 GraphQL schema for these models: .*PublicationStatus/);
+  });
 });
