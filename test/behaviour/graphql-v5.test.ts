@@ -6,9 +6,8 @@
  * tags and files of its database dump (sqlite.sql) and the articles its last REST reads answered
  * (`final.articles.published` / `.draft`, read just before the GraphQL script), written through
  * the v4 REST API in the order Strapi wrote their rows (so lists without a sort come out in the
- * same order). Our documentIds differ from Strapi's by design: variables are mapped to ours, and
- * each documentId of an answer must be the one of the document Strapi named there; times, upload
- * hashes and numeric ids are normalised as between two Strapi recordings (test/v5/recorder/normalise.ts).
+ * same order). Our documentIds differ from Strapi's by design: test/v5/graphql-compare.ts maps
+ * them, and normalises times, upload hashes and ids as between two Strapi recordings.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../helpers/strapi-data.js';
 import { fixturesDir, modelsOf, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
-import { normaliseRecording } from '../v5/recorder/normalise.js';
+import { compareV5 } from '../v5/graphql-compare.js';
 
 const setDir = path.join(fixturesDir, 'strapi5-data', 'blog');
 const recording = JSON.parse(await readFile(path.join(setDir, 'answers.json'), 'utf8')) as { requests: RecordedRequest[] };
@@ -67,6 +66,11 @@ let full: Record<string, string>;
 const users = new Map<string, Record<string, string>>();
 /** Strapi's documentId → ours. */
 const ours = new Map<string, string>();
+const target = {
+  url: () => server.url,
+  ours,
+  headers: (auth: string) => (auth === 'public' ? {} : auth.startsWith('user:') ? users.get(auth.slice(5))! : full),
+};
 
 type Json = Record<string, any>;
 
@@ -126,49 +130,6 @@ async function seed(): Promise<void> {
   }
 }
 
-/** Strapi's documentIds in variables, as ours. */
-function mapped(value: unknown): unknown {
-  if (typeof value === 'string') return ours.get(value) ?? value;
-  if (Array.isArray(value)) return value.map(mapped);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapped(v)]));
-  return value;
-}
-
-/** Ours with each documentId that names the document Strapi named at that place replaced by Strapi's. */
-function withStrapiIds(mine: unknown, theirs: unknown): unknown {
-  if (Array.isArray(mine)) return mine.map((item, i) => withStrapiIds(item, Array.isArray(theirs) ? theirs[i] : undefined));
-  if (mine && typeof mine === 'object') {
-    const other = (theirs && typeof theirs === 'object' ? theirs : {}) as Json;
-    return Object.fromEntries(
-      Object.entries(mine).map(([key, value]) => [key, key === 'documentId' && typeof other[key] === 'string' && ours.get(other[key]) === value ? other[key] : withStrapiIds(value, other[key])]),
-    );
-  }
-  return mine;
-}
-
-/** As between two Strapi recordings, and GraphQL's ids (strings: component ids) like numeric ones. */
-function normalised(request: RecordedRequest): RecordedRequest {
-  const ids = (value: unknown, key?: string): unknown => {
-    if (key === 'id' && typeof value === 'string' && /^\d+$/.test(value)) return '<id>';
-    if (Array.isArray(value)) return value.map((item) => ids(item));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ids(v, k)]));
-    return value;
-  };
-  return ids(normaliseRecording([request], { ids: true })[0]!) as RecordedRequest;
-}
-
-async function ask(request: RecordedRequest): Promise<RecordedRequest> {
-  const body = request.body as Json;
-  const headers = request.auth === 'public' ? {} : request.auth.startsWith('user:') ? users.get(request.auth.slice(5))! : full;
-  const res = await fetch(`${server.url}/v5/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ ...body, ...(body.variables ? { variables: mapped(body.variables) } : {}) }),
-  });
-  const text = await res.text();
-  return { ...request, status: res.status, answer: withStrapiIds(text ? JSON.parse(text) : null, request.answer) };
-}
-
 beforeAll(async () => {
   // The recording's permissions: the fixture's, and public reads of files (test/v5/recorder/record.ts).
   const models = path.join(await tempDir('v5-graphql-models'), 'models');
@@ -189,10 +150,8 @@ afterAll(async () => {
 
 describe('Strapi 5 GraphQL reads on /v5/graphql, as Strapi 5.54.0 answered them', () => {
   it.each(reads)('%s', async (name) => {
-    const request = recorded.get(name)!;
-    const answer = await ask(request);
-    const [expected, actual] = [normalised(request), normalised(answer)];
-    expect({ status: actual.status, answer: actual.answer }).toEqual({ status: expected.status, answer: expected.answer });
+    const { ours: actual, strapi } = await compareV5(target, recorded.get(name)!);
+    expect(actual).toEqual(strapi);
   });
 
   it('leaves the v4 endpoint as it was', async () => {
