@@ -79,15 +79,17 @@ async function seedDirectly(exec: Exec, provider: TestProvider, articles: number
     }
   };
   const word = (i: number) => WORDS[i % WORDS.length]!;
-  await insert('authors', ['id', 'name', 'created_at', 'updated_at'], AUTHORS, (i) => `${i}, 'Author ${i}', ${stamp}, ${stamp}`);
-  await insert('categories', ['id', 'name', 'slug', 'created_at', 'updated_at'], CATEGORIES, (i) => `${i}, 'Category ${String(i).padStart(2, '0')}', 'category-${i}', ${stamp}, ${stamp}`);
-  await insert('tags', ['id', 'name', 'created_at', 'updated_at'], TAGS, (i) => `${i}, 'tag ${i}', ${stamp}, ${stamp}`);
+  // Every entry has a documentId (the runtime makes random ones; distinct per table is enough here).
+  const documentId = (i: number) => `'d${String(i).padStart(23, '0')}'`;
+  await insert('authors', ['id', 'document_id', 'name', 'created_at', 'updated_at'], AUTHORS, (i) => `${i}, ${documentId(i)}, 'Author ${i}', ${stamp}, ${stamp}`);
+  await insert('categories', ['id', 'document_id', 'name', 'slug', 'created_at', 'updated_at'], CATEGORIES, (i) => `${i}, ${documentId(i)}, 'Category ${String(i).padStart(2, '0')}', 'category-${i}', ${stamp}, ${stamp}`);
+  await insert('tags', ['id', 'document_id', 'name', 'created_at', 'updated_at'], TAGS, (i) => `${i}, ${documentId(i)}, 'tag ${i}', ${stamp}, ${stamp}`);
   log(`inserting ${articles} articles and their links`);
   await insert(
     'articles',
-    ['id', 'title', 'slug', 'created_at', 'updated_at', 'published_at'],
+    ['id', 'document_id', 'title', 'slug', 'created_at', 'updated_at', 'published_at'],
     articles,
-    (i) => `${i}, '${word(i * 7919)} ${word(i * 104729)} ${(i * 2654435761) % 1000003}', 'article-${i}', ${stamp}, ${stamp}, ${stamp}`,
+    (i) => `${i}, ${documentId(i)}, '${word(i * 7919)} ${word(i * 104729)} ${(i * 2654435761) % 1000003}', 'article-${i}', ${stamp}, ${stamp}, ${stamp}`,
   );
   await insert('articles_author_links', ['article_id', 'author_id', 'author_order'], articles, (i) => `${i}, ${(i % AUTHORS) + 1}, 1`);
   await insert('articles_category_links', ['article_id', 'category_id', 'category_order'], articles, (i) => `${i}, ${(i % CATEGORIES) + 1}, 1`);

@@ -16,7 +16,8 @@ import { formatModelError } from '../validate/model-error.js';
 import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
-import { localizationLinks, readLinks, type LinkRow } from './plan/links.js';
+import { groupDocumentIds, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
+import { documentIdColumn, newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
@@ -204,6 +205,9 @@ async function transfer(input: TransferInput) {
   const localeRows = tables.has('i18n_locale') ? await all(source.rows({ table: 'i18n_locale' }, { code: 'string', name: 'string' })) : [];
   const defaultLocale = (await coreStoreValue(source, tables, 'plugin_i18n_default_locale')) ?? input.ir.i18n.defaultLocale;
 
+  // The localization groups, read before the entries: a group's entries share a documentId.
+  const groups = new Map<string, LocalizationGroups>();
+  for (const link of plan.links) if (link.kind === 'localizations') groups.set(link.uid, await readLocalizationGroups(source, tables, link, problems));
   // Entries first (links point at them), files before the types that link to them.
   const entries = [...plan.entries].sort((a, b) => Number(b.uid.startsWith('plugin::upload')) - Number(a.uid.startsWith('plugin::upload')));
   const sequences: [string, number][] = [];
@@ -216,7 +220,9 @@ async function transfer(input: TransferInput) {
     if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
     const duplicates = await duplicateUniques(source, entry, problems);
     progress.start(entry.targetTable, await rowCount(source, entry.sourceTable));
-    for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize })) {
+    const grouped = groups.get(entry.uid);
+    const documentIds = grouped && groupDocumentIds(grouped, newDocumentId);
+    for await (const batch of entryBatches(fold, entry, dialect, { duplicates, defaultLocale, batchSize, ...(documentIds ? { documentIds } : {}) })) {
       if (entry.uid === 'plugin::upload.file') uploads.add(batch.source);
       await write(entry.targetTable, batch.columns, batch.rows);
       progress.update(counts.get(entry.targetTable) ?? 0);
@@ -229,8 +235,11 @@ async function transfer(input: TransferInput) {
   const auth = await importAuth(source, input.ir);
   // The server wrote roles and permissions at its first start; the imported roles replace them.
   if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
+  const contentTables = new Set(input.ir.contentTypes.map((ct) => ct.names.table));
   for (const table of auth.tables) {
-    const { columns, values } = encodeRows(table.rows, table.types, dialect);
+    // Users, roles and permissions are content types: each row gets a documentId (a Strapi 5 one keeps its own).
+    const rows = contentTables.has(table.table) ? table.rows.map((r) => ({ ...r, [documentIdColumn]: typeof r[documentIdColumn] === 'string' ? r[documentIdColumn] : newDocumentId() })) : table.rows;
+    const { columns, values } = encodeRows(rows, table.types, dialect);
     progress.start(table.table, table.rows.length);
     await write(table.table, columns, values);
     if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);
@@ -251,7 +260,7 @@ async function transfer(input: TransferInput) {
     const written = () => counts.get(link.target.table) ?? 0;
     progress.start(link.target.table, await linkCount(source, tables, link));
     if (link.kind === 'localizations') {
-      await write(link.target.table, ['id', ...columns], toRows(await localizationLinks(source, tables, link, problems)));
+      await write(link.target.table, ['id', ...columns], toRows(localizationLinks(groups.get(link.uid)!)));
     } else {
       for await (const batch of readLinks(source, tables, link, problems)) {
         await write(link.target.table, ['id', ...columns], toRows(batch));

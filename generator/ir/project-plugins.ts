@@ -34,16 +34,27 @@ export const pluginPackages: Readonly<Record<keyof ProjectPlugins, readonly stri
 
 export const modelsFolderPlugins: ProjectPlugins = { graphql: true, i18n: true, documentation: true, populateDeep: false, transformer: false, uploadAwsS3: false };
 
-export function pluginsOf(packages: readonly string[]): ProjectPlugins {
+/**
+ * The plugins of a project depending on these packages, with `@strapi/strapi` in the version
+ * range `strapiVersion`: Strapi 5 has i18n in its core (no `@strapi/plugin-i18n` to install),
+ * so a Strapi 5 project's localized types are localized whatever its package.json lists.
+ */
+export function pluginsOf(packages: readonly string[], strapiVersion = '4'): ProjectPlugins {
   const installed = (key: keyof ProjectPlugins) => pluginPackages[key].some((p) => packages.includes(p));
   return {
     graphql: installed('graphql'),
-    i18n: installed('i18n'),
+    i18n: installed('i18n') || strapiMajor(strapiVersion) >= 5,
     documentation: installed('documentation'),
     populateDeep: installed('populateDeep'),
     transformer: installed('transformer'),
     uploadAwsS3: installed('uploadAwsS3'),
   };
+}
+
+/** The major version a package.json range names (`^5.8.0`, `5.36.1`, `~4.26`); 4 when it names none. */
+function strapiMajor(range: string): number {
+  const major = /\d+/.exec(range);
+  return major ? Number(major[0]) : 4;
 }
 
 /** `graphql, i18n` — for the CLI's "read a Strapi project" line. */

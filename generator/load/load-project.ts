@@ -53,10 +53,10 @@ export async function resolveInput(dir: string): Promise<BuildInput> {
     config = loadProjectConfig(dir);
   } catch (e) {
     if (!(e instanceof ProjectConfigError)) throw e;
-    return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies)), project: { root: dir, strapiVersion, dependencies }, error: e.message, errorFile: e.file };
+    return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: pluginsOf(Object.keys(dependencies), strapiVersion), project: { root: dir, strapiVersion, dependencies }, error: e.message, errorFile: e.file };
   }
   const project: StrapiProject = { root: dir, strapiVersion, dependencies, config, code: loadProjectCode(dir) };
-  const plugins = withDisabled(pluginsOf(Object.keys(dependencies)), config);
+  const plugins = withDisabled(pluginsOf(Object.keys(dependencies), strapiVersion), config);
   return { kind: 'project', modelsDir: path.join(dir, 'src'), plugins: { ...plugins, uploadAwsS3: plugins.uploadAwsS3 || uploadProviderOf(config) === 'aws-s3' }, project };
 }
 

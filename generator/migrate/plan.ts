@@ -11,6 +11,7 @@ import type { FileMap } from '../emit/file-map.js';
 import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
 import { localeBackfill } from './i18n.js';
+import { documentIdBackfill, relaxedSchema, typesGainingDocumentId } from './document-id.js';
 import { findDataLoss, describe } from './data-loss.js';
 import { diffSchemas } from './diff.js';
 import { droppedComponents, planRenames, type Rename } from './renames.js';
@@ -67,7 +68,13 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
   const componentLosses = rename?.previous ? droppedComponents(rename.previous, rename.ir, rename.renames) : [];
   if (previous === next && !renames?.sql && componentLosses.length === 0) return { dataLoss: [], errors: [] };
   const from = renames?.previousSchema ?? previous;
-  const sql = `${renames?.sql ?? ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: next })}${rename ? localeBackfill(rename.ir, from, provider) : ''}`;
+  // Tables with rows and no documentId yet: the column is added nullable, filled, then required (document-id.ts).
+  const gaining = rename ? typesGainingDocumentId(rename.ir, from) : [];
+  const relaxed = gaining.length ? relaxedSchema(next, gaining) : next;
+  const sql =
+    `${renames?.sql ?? ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: relaxed })}${rename ? localeBackfill(rename.ir, from, provider) : ''}` +
+    (gaining.length ? `${documentIdBackfill(gaining, provider)}
+${await diffSchemas({ provider, from: relaxed, to: next })}` : '');
   if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };
 
   const losses = [...findDataLoss(from, next).map(describe), ...componentLosses];
@@ -86,7 +93,7 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
     };
   }
   const sequence = Math.max(...existing.map((name) => Number.parseInt(name, 10) || 0)) + 1;
-  return { added: migration(sequence, slug(previous, next), sql), dataLoss: losses, ...(renames?.described.length ? { renamed: renames.described } : {}), errors: [] };
+  return { added: migration(sequence, gaining.length ? 'document_id' : slug(previous, next), sql), dataLoss: losses, ...(renames?.described.length ? { renamed: renames.described } : {}), errors: [] };
 }
 
 function migration(sequence: number, slugText: string, sql: string) {

@@ -15,6 +15,7 @@ import { connectDatabase } from '../../templates/runtime/db/connect.js';
 import { applyMigrations } from '../../templates/runtime/db/migrate.js';
 import type { Reader } from '../../templates/runtime/db/reader.js';
 import { buildFixture, type BuiltServer } from '../helpers/server.js';
+import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 
 let built: BuiltServer;
 let prisma: any;
@@ -47,12 +48,13 @@ beforeAll(async () => {
       data: { a: [1, { b: null }] },
       list: '123',
       parts: [1, 2],
+      documentId: newDocumentId(),
       createdAt: now,
       updatedAt: now,
     },
   });
-  await prisma.kitchenSink.create({ data: { shortText: 'b', huge: -12n, flag: false, data: 'x', createdAt: now, updatedAt: now } });
-  await prisma.kitchenSink.create({ data: { createdAt: now, updatedAt: now } });
+  await prisma.kitchenSink.create({ data: { shortText: 'b', huge: -12n, flag: false, data: 'x', documentId: newDocumentId(), createdAt: now, updatedAt: now } });
+  await prisma.kitchenSink.create({ data: { documentId: newDocumentId(), createdAt: now, updatedAt: now } });
   reader = await connection.openReader();
 }, 180_000);
 

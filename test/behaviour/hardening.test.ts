@@ -13,6 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 
 let built: BuiltServer;
 let server: RunningServer;
@@ -160,8 +161,8 @@ describe('relation lists of 40,000 ids', () => {
     for (let start = 0; start < count; start += 1000) {
       const rows = Array.from({ length: Math.min(1000, count - start) }, (_, i) => `bulk-tag-${start + i}`);
       await built.database.query(
-        `INSERT INTO tags (name, created_at, updated_at) VALUES ${rows.map(() => '(?, ?, ?)').join(', ')}`,
-        rows.flatMap((name) => [name, now, now]),
+        `INSERT INTO tags (name, document_id, created_at, updated_at) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        rows.flatMap((name) => [name, newDocumentId(), now, now]),
       );
     }
     const rows = await built.database.query<{ id: number }>("SELECT id FROM tags WHERE name LIKE 'bulk-tag-%' ORDER BY id");

@@ -16,6 +16,7 @@ import { databaseIdentifier } from '../../generator/ir/identifiers.js';
 import { client } from '../helpers/http.js';
 import { modelsOf, repoRoot } from '../helpers/paths.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 
 const longColumn = 'thisIsAnExtremelyLongAttributeNameToTestPostgresIdentifierTruncationRules';
 const longLink = 'featuredWritersOfTheWeekAndMonthAndYear';
@@ -213,12 +214,12 @@ describe('a database built with the names contentgen used before', () => {
     const db = built.database;
     const now = db.datetime(new Date());
     for (const [i, name] of ['Ann', 'Bob', 'Cid'].entries()) {
-      await db.query('INSERT INTO writers (id, name, h1_title, seo2_title, address2_line, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [i + 1, name, `T${i + 1}`, `S${i + 1}`, i + 10, now, now]);
+      await db.query('INSERT INTO writers (id, document_id, name, h1_title, seo2_title, address2_line, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [i + 1, newDocumentId(), name, `T${i + 1}`, `S${i + 1}`, i + 10, now, now]);
     }
     // Ann lists top2Writers [Cid, Bob]: then contentgen kept the owner's list in inv_writer_order
     // (and the other way round in writer_order, so that reading the wrong one shows).
     await db.query('INSERT INTO writers_top2_writers_links (writer_id, inv_writer_id, inv_writer_order, writer_order) VALUES (?, ?, ?, ?), (?, ?, ?, ?)', [1, 3, 1, 2, 1, 2, 2, 1]);
-    await db.query('INSERT INTO "writer-badges" (id, label, level2_rank, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [1, 'Gold', 7, now, now]);
+    await db.query('INSERT INTO "writer-badges" (id, document_id, label, level2_rank, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [1, newDocumentId(), 'Gold', 7, now, now]);
 
     const rebuilt = spawnSync(process.execPath, [path.join(repoRoot, 'bin/contentgen.js'), 'build', modelsOf('identifiers'), '-o', dir, '--db', built.provider, '--force'], { encoding: 'utf8' });
     expect(rebuilt.status, rebuilt.stderr + rebuilt.stdout).toBe(0);

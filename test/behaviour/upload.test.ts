@@ -22,6 +22,7 @@ import type { Registry } from '../../templates/runtime/meta.js';
 import type { RouteState } from '../../templates/runtime/rest/routes.js';
 import { uploadPlugin, type UploadUserConfig } from '../../templates/runtime/upload/index.js';
 import { buildFixture, type BuiltServer } from '../helpers/server.js';
+import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 
 let built: BuiltServer;
 let prisma: any;
@@ -473,7 +474,7 @@ describe('DELETE /api/upload/files/:id', () => {
   it('removes the links of media fields to the file, not the entries', async () => {
     const [file] = (await upload([{ name: 'cover.png', data: await png(50, 50), type: 'image/png' }])).json;
     const now = new Date();
-    const article = await prisma.article.create({ data: { title: 'With cover', createdAt: now, updatedAt: now }, select: { id: true } });
+    const article = await prisma.article.create({ data: { title: 'With cover', documentId: newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } });
     await prisma.articleCoverLink.create({ data: { articleId: article.id, fileId: file.id, fileOrder: 1 } });
     expect((await send('DELETE', `${base}/api/upload/files/${file.id}`)).status).toBe(200);
     expect(await prisma.articleCoverLink.count({ where: { articleId: article.id } })).toBe(0);

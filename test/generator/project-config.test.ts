@@ -198,6 +198,27 @@ describe('building a project', () => {
     expect(disabled.ir.plugins.graphql).toBe(false);
   });
 
+  it('a Strapi 5 project has i18n without @strapi/plugin-i18n (it is in Strapi 5\'s core)', async () => {
+    const pkg = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8'));
+    delete pkg.dependencies['@strapi/plugin-i18n'];
+    pkg.dependencies['@strapi/strapi'] = '4.26.2';
+    await writeFile(path.join(project, 'package.json'), JSON.stringify(pkg));
+    const v4 = await generate(options());
+    if (!v4.ok) throw new Error(JSON.stringify(v4));
+    expect(v4.ir.plugins.i18n).toBe(false);
+    expect(v4.ir.contentTypes.find((ct) => ct.uid === 'api::note.note')!.localized).toBeFalsy();
+    pkg.dependencies['@strapi/strapi'] = '^5.8.0';
+    await writeFile(path.join(project, 'package.json'), JSON.stringify(pkg));
+    const v5 = await generate(options());
+    if (!v5.ok) throw new Error(JSON.stringify(v5));
+    expect(v5.ir.plugins.i18n).toBe(true);
+    expect(v5.ir.contentTypes.find((ct) => ct.uid === 'api::note.note')!.localized).toBe(true);
+    await writeFile(path.join(project, 'config/plugins.js'), `${await readFile(path.join(project, 'config/plugins.js'), 'utf8')}\nmodule.exports = ((base) => (a) => ({ ...base(a), i18n: { enabled: false } }))(module.exports);\n`);
+    const off = await generate(options());
+    if (!off.ok) throw new Error(JSON.stringify(off));
+    expect(off.ir.plugins.i18n).toBe(false);
+  });
+
   it('later builds warn about config changes and leave src/config.ts alone', async () => {
     expect((await build()).code).toBe(0);
     const seeded = await readFile(path.join(out, 'src/config.ts'), 'utf8');

@@ -22,6 +22,7 @@ import {
   type StrapiDialect,
 } from '../helpers/strapi-data.js';
 import { answerAsStrapi, comparable, startImportedServer } from './compare.js';
+import { expectDocumentIds } from '../helpers/document-ids.js';
 
 const dialects: readonly StrapiDialect[] = (process.env.CG_IMPORT_SOURCES?.split(',') as StrapiDialect[] | undefined) ?? ['sqlite', 'postgres', 'mariadb'];
 
@@ -54,6 +55,11 @@ describe.each(sets)('import of the "%s" set recorded on Strapi %s', (set, dialec
     await server?.stop();
     await built?.cleanup();
     await project?.cleanup();
+  });
+
+  it('gives every imported entry, user, role and file a documentId, shared by the localizations of an entry', async () => {
+    const checked = await expectDocumentIds(built);
+    expect(checked.get('up_users')).toBeGreaterThan(0);
   });
 
   it('logs in with the original passwords: /api/users/me answers each user as Strapi listed them', async () => {

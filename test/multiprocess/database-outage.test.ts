@@ -152,6 +152,8 @@ describe('the database server stops under load and starts again', () => {
     } finally {
       await traffic.stop();
     }
+    // The return is logged once the database has stayed reachable for 2 s (db/unavailable.ts).
+    await until(() => /database: reachable again/.test(server!.output()), 'the return to be logged', 10_000);
     const output = server!.output();
     expect(output.match(/database: unreachable/g), output).toHaveLength(1);
     expect(output.match(/database: reachable again/g), output).toHaveLength(1);

@@ -229,6 +229,8 @@ describe('the database goes away and comes back', () => {
       }
       expect(status).toBe(204);
       expect((await admin(server).get('/api/tags')).status).toBe(200);
+      // The return is logged once the database has stayed reachable for 2 s (db/unavailable.ts).
+      for (let i = 0; i < 50 && !/database: reachable again/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 100));
       expect(server.output()).toMatch(/database: unreachable \([\s\S]*database: reachable again/);
     } finally {
       await server.stop();

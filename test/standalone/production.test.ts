@@ -101,6 +101,20 @@ describe(`production installs (${providerLabel[provider]})`, () => {
     for (const name of ['node_modules', 'dist', 'data', '.env', '.dev-secrets.json']) expect(dockerignore).toContain(name);
   });
 
+  it('every package the server runs on supports the Node its package.json names (no EBADENGINE at install)', async () => {
+    const lock = JSON.parse(await readFile(path.join(serverDir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string }; dev?: boolean; devOptional?: boolean }>;
+    };
+    const oldest = Number(/\d+/.exec(pkg.engines.node)?.[0]);
+    // Prisma's CLI (a development tool npm also keeps as @prisma/client's optional peer) brings
+    // @prisma/streams-local, for Node 22 and Bun: it is not loaded by the server.
+    const tooNew = Object.entries(lock.packages)
+      .filter(([, entry]) => !entry.dev && !entry.devOptional)
+      .filter(([, entry]) => Number(/^>=\s*(\d+)/.exec(entry.engines?.node ?? '')?.[1] ?? 0) > oldest)
+      .map(([name, entry]) => `${name} (node ${entry.engines!.node})`);
+    expect(tooNew).toEqual([]);
+  });
+
   it('one step: NODE_ENV=production npm ci, then npm start compiles and starts without development dependencies', async () => {
     const dir = path.join(base, 'one-step');
     await cp(serverDir, dir, { recursive: true });

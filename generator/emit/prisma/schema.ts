@@ -72,6 +72,7 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a, ir, ct.names.table));
+    if (a.kind === 'scalar' && a.name === 'id') fields.push(documentIdField(ct, ir.provider));
     else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
   }
   // Prisma needs the back side of every link model's relations; their names must not be an
@@ -101,7 +102,24 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   const blockAttributes = indexPublishedAt ? [index('publishedAt')] : [];
   // Every list of a localized type filters on its locale (the default one when none is asked).
   if (ct.localized) blockAttributes.push(index('locale'));
+  // The localizations of one entry share its documentId (Strapi 5's document): one per locale.
+  if (ct.localized) blockAttributes.push(`@@unique([${documentIdPrismaField}, locale]${mapArgument(ct.names.table, [documentIdColumn, column('locale')], 'key', ir.provider)})`);
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
+}
+
+/** Column of the Strapi 5 document id (Strapi's name), on every content type's table. */
+export const documentIdColumn = 'document_id';
+export const documentIdPrismaField = 'documentId';
+
+/**
+ * `documentId`: Strapi 5's identity of an entry (docs/strapi5.md "Identity"), 24 characters
+ * given by the runtime on every insert (templates/runtime/entity/document-id.ts), never by
+ * the database: no default, so a create that forgets it fails. Not an attribute of the IR:
+ * v4 answers, inputs and filters do not know it. Unique, or unique per locale when localized.
+ */
+function documentIdField(ct: ContentType, provider: Provider): FieldRow {
+  const unique = ct.localized ? '' : `@unique${mapArgument(ct.names.table, [documentIdColumn], 'key', provider, true)} `;
+  return [documentIdPrismaField, 'String', `${unique}@map("${documentIdColumn}")`];
 }
 
 /** Component and dynamic-zone columns: JSON kept as written (see jsonNativeType). */

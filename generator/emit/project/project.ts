@@ -5,7 +5,7 @@
 import type { Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
 import { render } from '../templates.js';
-import { versionOf } from './versions.js';
+import { overrideOf, versionOf } from './versions.js';
 import { seedEnvVariables, seedProjectConfig, seedView } from './config-seed.js';
 import { communityPluginSettings } from '../../ir/community-plugins.js';
 import { communityPluginsSection } from './community-plugins.js';
@@ -71,6 +71,7 @@ function packageJson(ir: Schema, name: string) {
     '@graphql-tools/schema': versionOf('@graphql-tools/schema'),
     '@koa/cors': versionOf('@koa/cors'),
     '@koa/router': versionOf('@koa/router'),
+    '@paralleldrive/cuid2': versionOf('@paralleldrive/cuid2'),
     '@prisma/client': versionOf('@prisma/client'),
     '@prisma/driver-adapter-utils': versionOf('@prisma/driver-adapter-utils'),
     '@prisma/schema-engine-wasm': versionOf('@prisma/schema-engine-wasm'),
@@ -143,6 +144,10 @@ function packageJson(ir: Schema, name: string) {
     }),
     // npm 11 runs dependencies' install scripts only when approved; these build native code.
     // swagger-ui-dist's @scarf/scarf would report the install to its vendor: refused.
+    // @graphql-tools/schema 10.0.x takes any @graphql-tools/merge 9.x, whose newest need
+    // @graphql-tools/utils 12 and, through it, a package for Node >= 22.15 only (an EBADENGINE
+    // warning on every install here, and code newer than the Node this server supports).
+    overrides: { '@graphql-tools/merge': overrideOf('@graphql-tools/merge') },
     allowScripts: sortKeys({ bcrypt: true, ...(ir.provider === 'sqlite' ? { 'better-sqlite3': true } : {}), prisma: true, '@prisma/engines': true, '@scarf/scarf': false }),
   };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const own = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  overrides: Record<string, string>;
 };
 
 const all: Record<string, string> = { ...own.dependencies, ...own.devDependencies };
@@ -16,5 +17,12 @@ const all: Record<string, string> = { ...own.dependencies, ...own.devDependencie
 export function versionOf(name: string): string {
   const version = all[name];
   if (version === undefined) throw new Error(`contentgen's package.json does not pin ${name}`);
+  return version;
+}
+
+/** The version contentgen's package.json forces for a transitive dependency (its `overrides`). */
+export function overrideOf(name: string): string {
+  const version = own.overrides[name];
+  if (version === undefined) throw new Error(`contentgen's package.json does not override ${name}`);
   return version;
 }

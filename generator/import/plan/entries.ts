@@ -11,6 +11,7 @@ import type { Provider } from '../../ir/scalars.js';
 import type { NormalizedValue, StrapiSource } from '../source/types.js';
 import { encodeValue } from '../write/encode.js';
 import { foldComponents, type FoldContext } from './components.js';
+import { documentIdColumn, newDocumentId } from '../../../templates/runtime/entity/document-id.js';
 import type { ColumnMap, EntryPlan } from './plan.js';
 
 export interface EntryBatch {
@@ -54,11 +55,20 @@ export async function* entryBatches(
   fold: FoldContext,
   plan: EntryPlan,
   dialect: Provider,
-  options: { readonly duplicates: ReadonlyMap<string, ReadonlySet<number>>; readonly defaultLocale: string; readonly batchSize: number },
+  options: {
+    readonly duplicates: ReadonlyMap<string, ReadonlySet<number>>;
+    readonly defaultLocale: string;
+    readonly batchSize: number;
+    /** The documentIds of the localization groups' entries (links.ts groupDocumentIds); the others get new ones. */
+    readonly documentIds?: ReadonlyMap<number, string>;
+  },
 ): AsyncGenerator<EntryBatch> {
   const { source, problems } = fold;
   const types = Object.fromEntries(plan.columns.map((c) => [c.source, c.type]));
-  const columns = [...plan.columns.map((c) => c.target), ...plan.rawColumns.map((c) => c.target), ...plan.componentFields.map((f) => f.target)];
+  const columns = [...plan.columns.map((c) => c.target), ...plan.rawColumns.map((c) => c.target), ...plan.componentFields.map((f) => f.target), documentIdColumn];
+  // A Strapi 5 database's rows keep the documentId they have.
+  const documentIdOf = (row: Readonly<Record<string, NormalizedValue>>, id: number) =>
+    (typeof row[documentIdColumn] === 'string' && row[documentIdColumn] !== '' ? row[documentIdColumn] : undefined) ?? options.documentIds?.get(id) ?? newDocumentId();
   for await (const batch of source.rows({ table: plan.sourceTable }, types, options.batchSize)) {
     const ids = batch.map((r) => Number(r.id));
     const folded = await foldComponents(fold, plan.componentsTable, ids, plan.componentFields);
@@ -70,7 +80,7 @@ export async function* entryBatches(
         const value = folded.get(id)![f.attribute];
         return value === null ? null : JSON.stringify(value);
       });
-      return [...values, ...raw, ...json];
+      return [...values, ...raw, ...json, documentIdOf(row, id)];
     });
     yield { columns, rows, source: batch };
   }

@@ -60,12 +60,16 @@ export async function* readLinks(source: StrapiSource, tables: ReadonlySet<strin
   }
 }
 
-/**
- * An i18n type's localization links made whole (§8.3): groups are the connected entries,
- * every member linked to every other both ways. Within an entry's list, Strapi's own order
- * first (its order column, then link id), then the rest by id.
- */
-export async function localizationLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): Promise<LinkRow[]> {
+/** An i18n type's localization groups (§8.3): the entries connected by its links, each member's locale. */
+export interface LocalizationGroups {
+  /** Strapi's links, in their order (an entry's list keeps it). */
+  readonly ranked: readonly LinkRow[];
+  /** Each group's entry ids, smallest first. */
+  readonly groups: readonly (readonly number[])[];
+  readonly locales: ReadonlyMap<number, string>;
+}
+
+export async function readLocalizationGroups(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): Promise<LocalizationGroups> {
   const ranked: LinkRow[] = [];
   for await (const batch of readLinks(source, tables, plan, problems)) ranked.push(...batch);
   const parent = new Map<number, number>();
@@ -79,16 +83,25 @@ export async function localizationLinks(source: StrapiSource, tables: ReadonlySe
     const [a, b] = [find(l.owner), find(l.target)];
     if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
   }
-  const rank = new Map(ranked.map((l) => [`${l.owner}#${l.target}`, l.order]));
   const groups = new Map<number, number[]>();
   for (const id of parent.keys()) {
     const root = find(id);
     groups.set(root, [...(groups.get(root) ?? []), id]);
   }
-  await reportLocaleClashes(source, plan, [...groups.values()], problems);
+  for (const members of groups.values()) members.sort((a, b) => a - b);
+  const locales = await reportLocaleClashes(source, plan, [...groups.values()], problems);
+  return { ranked, groups: [...groups.values()], locales };
+}
+
+/**
+ * An i18n type's localization links made whole: every member of a group linked to every
+ * other both ways. Within an entry's list, Strapi's own order first (its order column, then
+ * link id), then the rest by id.
+ */
+export function localizationLinks({ ranked, groups }: LocalizationGroups): LinkRow[] {
+  const rank = new Map(ranked.map((l) => [`${l.owner}#${l.target}`, l.order]));
   const pairs: { owner: number; target: number; order: number }[] = [];
-  for (const members of groups.values()) {
-    members.sort((a, b) => a - b);
+  for (const members of groups) {
     for (const m of members) {
       const others = members.filter((x) => x !== m).sort((x, y) => (rank.get(`${m}#${x}`) ?? Infinity) - (rank.get(`${m}#${y}`) ?? Infinity) || x - y);
       others.forEach((x, i) => pairs.push({ owner: m, target: x, order: i + 1 }));
@@ -98,8 +111,27 @@ export async function localizationLinks(source: StrapiSource, tables: ReadonlySe
   return pairs.map((p, i) => ({ id: i + 1, owner: p.owner, target: p.target, order: p.order, inverseOrder: position.get(`${p.target}#${p.owner}`)! }));
 }
 
+/**
+ * The documentId of every grouped entry (docs/strapi5.md "Identity"): a group's localizations
+ * share one; an entry repeating a locale its group already has is a document of its own
+ * (documentIds are unique per locale). Entries in no group are left out: each gets a new one.
+ */
+export function groupDocumentIds({ groups, locales }: LocalizationGroups, newId: () => string): Map<number, string> {
+  const ids = new Map<number, string>();
+  for (const members of groups) {
+    const shared = newId();
+    const seen = new Set<string>();
+    for (const id of members) {
+      const locale = locales.get(id) ?? 'null';
+      ids.set(id, seen.has(locale) ? newId() : shared);
+      seen.add(locale);
+    }
+  }
+  return ids;
+}
+
 /** A localization group with two entries of one locale: kept, but contentgen shows one per locale. */
-async function reportLocaleClashes(source: StrapiSource, plan: LinkPlan, groups: readonly number[][], problems: ProblemLog): Promise<void> {
+async function reportLocaleClashes(source: StrapiSource, plan: LinkPlan, groups: readonly number[][], problems: ProblemLog): Promise<Map<number, string>> {
   const ids = groups.flat();
   const locales = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 1000) {
@@ -126,4 +158,5 @@ async function reportLocaleClashes(source: StrapiSource, plan: LinkPlan, groups:
       });
     }
   }
+  return locales;
 }

@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import { SqlBuilder } from '../query/sql.js';
 import type { Policy, RoleDefinition } from './policy.js';
 import type { UsersPermissionsStore } from './store.js';
+import { newDocumentId } from '../entity/document-id.js';
 
 export interface SyncReport {
   readonly createdRoles: string[];
@@ -93,7 +94,7 @@ async function sync(db: Database, store: UsersPermissionsStore, policy: Policy, 
     const existing = byType.get(role.type);
     if (!existing) {
       const created = await roleDelegate.create({
-        data: { name: role.name, description: role.description, type: role.type, createdAt: now, updatedAt: now },
+        data: { name: role.name, description: role.description, type: role.type, documentId: newDocumentId(), createdAt: now, updatedAt: now },
         select: { id: true },
       });
       ids.set(role.type, Number(created.id));
@@ -128,7 +129,7 @@ async function sync(db: Database, store: UsersPermissionsStore, policy: Policy, 
     let order = current.length - stale.length;
     for (const action of role.actions) {
       if (have.has(action)) continue;
-      const created = await permissionDelegate.create({ data: { action, createdAt: now, updatedAt: now }, select: { id: true } });
+      const created = await permissionDelegate.create({ data: { action, documentId: newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } });
       await store.insertLink(db, store.permissionRole, Number(created.id), roleId, ++order);
       added += 1;
     }

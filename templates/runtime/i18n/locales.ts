@@ -9,6 +9,7 @@ import type { ContentTypeMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { SqlBuilder } from '../query/sql.js';
 import type { Route } from '../rest/routes.js';
 import { i18nOf } from './service.js';
+import { newDocumentId } from '../entity/document-id.js';
 
 export const localeUid = 'plugin::i18n.locale';
 
@@ -61,7 +62,7 @@ export async function syncLocales(db: Database, registry: Registry): Promise<{ a
     if (!row) {
       // Another process starting on the same database may have written it first.
       const written = await delegate
-        .create({ data: { code: locale.code, name: locale.name, createdAt: now, updatedAt: now }, select: { id: true } })
+        .create({ data: { code: locale.code, name: locale.name, documentId: newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } })
         .then(() => true)
         .catch((err: { code?: string }) => {
           if (err?.code === 'P2002') return false;

@@ -62,6 +62,7 @@ describe('DatabaseOutage', () => {
       },
       log: (line) => lines.push(line),
       intervalMs: 10,
+      settleMs: 20,
     });
     expect(outage.down).toBe(false);
     outage.report(socketError('ECONNREFUSED'));
@@ -72,11 +73,43 @@ describe('DatabaseOutage', () => {
     await back;
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(outage.down).toBe(false);
+    expect(lines).toHaveLength(1); // its return is logged once it has held for settleMs
+    await new Promise((resolve) => setTimeout(resolve, 40));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe('database: unreachable (connect ECONNREFUSED 127.0.0.1:5432); answering 503 until it is back');
     expect(lines[1]).toMatch(/^database: reachable again after \d+\.\d s$/);
     outage.answered(); // already known: nothing more
     expect(lines).toHaveLength(2);
     outage.stop();
+  });
+
+  it('a failure soon after the database answered continues the same outage: one line each way', async () => {
+    // A server shutting down ends its sessions one by one: a probe can get an answer on a
+    // pooled connection not yet ended, and the next statement fails again.
+    const lines: string[] = [];
+    const outage = new DatabaseOutage({ probe: () => Promise.reject(socketError('ECONNREFUSED')), log: (line) => lines.push(line), intervalMs: 1000, settleMs: 30 });
+    outage.report(socketError('ECONNRESET'));
+    outage.answered();
+    expect(outage.down).toBe(false);
+    outage.report(socketError('ECONNREFUSED'));
+    expect(outage.down).toBe(true);
+    outage.answered();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^database: unreachable \(.*ECONNRESET/);
+    expect(lines[1]).toMatch(/^database: reachable again after \d+\.\d s$/);
+    // A later failure, after the return was logged, is a new outage.
+    outage.report(socketError('ECONNREFUSED'));
+    expect(lines).toHaveLength(3);
+    outage.stop();
+  });
+
+  it('a return still settling when the server stops is logged at the stop', () => {
+    const lines: string[] = [];
+    const outage = new DatabaseOutage({ probe: async () => {}, log: (line) => lines.push(line), settleMs: 60_000 });
+    outage.report(socketError('ECONNREFUSED'));
+    outage.answered();
+    outage.stop();
+    expect(lines[1]).toMatch(/^database: reachable again after/);
   });
 });

@@ -19,6 +19,7 @@ import type { PopulateDeepOptions } from '../populate/deep.js';
 import { findActionOf } from '../rest/routes.js';
 import { toEntry, type Entry } from '../rest/transform.js';
 import type { UsersPermissionsStore } from './store.js';
+import { newDocumentId } from '../entity/document-id.js';
 
 export type UserObject = Record<string, unknown> & { id: number };
 
@@ -99,7 +100,7 @@ export class UserService {
       await this.checkIdentity(tx, checkIdentity);
       await assertUniqueAttributes(tx, this.meta, prepared, null);
       const created = await tx.prisma[this.meta.delegate]
-        .create({ data: { ...prepared, createdAt: now, updatedAt: now }, select: { id: true } })
+        .create({ data: { ...prepared, documentId: newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } })
         .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       const id = Number(created.id);
       await this.store.setUserRole(tx, id, roleId);

@@ -98,6 +98,13 @@ export interface OutageOptions {
   readonly log?: (message: string) => void;
   /** How often to probe while the database is away. Default 1000 ms. */
   readonly intervalMs?: number;
+  /**
+   * How long the database must stay reachable before its return is logged. Default 2000 ms.
+   * A server stopping ends its sessions one by one, so a probe on a pooled connection not yet
+   * ended can answer in the middle of an outage: a failure within this time continues the
+   * same outage instead of logging a second one.
+   */
+  readonly settleMs?: number;
 }
 
 /**
@@ -105,32 +112,45 @@ export interface OutageOptions {
  * `isDatabaseUnavailable`; the first one of an outage is logged and starts probing the
  * database every `intervalMs` until it answers, which is logged once too. Meanwhile
  * statements fail at once (`down`, see db/database.ts) and requests are answered 503
- * without waiting on the pool; the probe alone goes to the database.
+ * without waiting on the pool; the probe alone goes to the database. Its end is logged once
+ * the database has stayed reachable for `settleMs`, so a flapping outage is logged once.
  */
 export class DatabaseOutage {
   readonly #probe: () => Promise<unknown>;
   readonly #log: (message: string) => void;
   readonly #intervalMs: number;
+  readonly #settleMs: number;
+  /** When the current outage began; kept while its end settles. */
   #since: number | undefined;
+  #down = false;
   #timer: NodeJS.Timeout | undefined;
+  #settling: { timer: NodeJS.Timeout; answeredAt: number } | undefined;
   #stopped = false;
 
   constructor(options: OutageOptions) {
     this.#probe = options.probe;
     this.#log = options.log ?? ((message) => console.error(message));
     this.#intervalMs = options.intervalMs ?? 1000;
+    this.#settleMs = options.settleMs ?? 2000;
   }
 
   /** True from the first failure of an outage until the database answers again. */
   get down(): boolean {
-    return this.#since !== undefined;
+    return this.#down;
   }
 
   /** A failure that `isDatabaseUnavailable`: logged when it is the outage's first. */
   report(error: unknown): void {
-    if (this.#since !== undefined || this.#stopped) return;
-    this.#since = Date.now();
-    this.#log(`database: unreachable (${describe(error)}); answering 503 until it is back`);
+    if (this.#down || this.#stopped) return;
+    this.#down = true;
+    if (this.#settling) {
+      // It answered a moment ago: the same outage goes on.
+      clearTimeout(this.#settling.timer);
+      this.#settling = undefined;
+    } else {
+      this.#since = Date.now();
+      this.#log(`database: unreachable (${describe(error)}); answering 503 until it is back`);
+    }
     // The first probe at once: a pool timeout under load (not an outage) ends as soon as a
     // connection is free, instead of a whole interval of 503s.
     this.#schedule(0);
@@ -138,18 +158,30 @@ export class DatabaseOutage {
 
   /** The database answered (a probe, or the health check's query). */
   answered(): void {
-    if (this.#since === undefined) return;
-    const seconds = ((Date.now() - this.#since) / 1000).toFixed(1);
-    this.#since = undefined;
+    if (!this.#down) return;
+    this.#down = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#log(`database: reachable again after ${seconds} s`);
+    const answeredAt = Date.now();
+    this.#settling = { answeredAt, timer: setTimeout(() => this.#logReturn(), this.#settleMs).unref() };
   }
 
-  /** Stops probing (the server shuts down). */
+  /** Stops probing (the server shuts down); a return still settling is logged now. */
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    if (this.#settling) {
+      clearTimeout(this.#settling.timer);
+      this.#logReturn();
+    }
+  }
+
+  #logReturn(): void {
+    if (!this.#settling || this.#since === undefined) return;
+    const seconds = ((this.#settling.answeredAt - this.#since) / 1000).toFixed(1);
+    this.#settling = undefined;
+    this.#since = undefined;
+    this.#log(`database: reachable again after ${seconds} s`);
   }
 
   #schedule(delayMs = this.#intervalMs): void {
@@ -158,7 +190,7 @@ export class DatabaseOutage {
       this.#probe().then(
         () => this.answered(),
         () => {
-          if (this.down) this.#schedule();
+          if (this.#down) this.#schedule();
         },
       );
     }, delayMs).unref();

@@ -26,6 +26,7 @@ import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type
 import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 import { removeRestrictedRelations } from './restricted-relations.js';
+import { newDocumentId } from './document-id.js';
 
 /**
  * How a create sets `publishedAt` when the body has none: Strapi's core service (REST)
@@ -34,6 +35,8 @@ import { removeRestrictedRelations } from './restricted-relations.js';
  */
 export interface CreateOptions {
   readonly publish?: boolean;
+  /** The documentId of the entry's group (a localization of an existing entry); absent: a new one. */
+  readonly documentId?: string;
 }
 
 export interface RestLimits {
@@ -169,7 +172,7 @@ export class EntityService {
         const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false, options?.publish);
         await assertUniqueAttributes(tx, this.meta, write.data, null);
         const created = await this.delegate(tx)
-          .create({ data: { ...write.data, createdAt: now, updatedAt: now }, select: { id: true } })
+          .create({ data: { ...write.data, documentId: options?.documentId ?? newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } })
           .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
         for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, created.id, morphInput, true);

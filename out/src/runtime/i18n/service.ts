@@ -19,6 +19,7 @@ import { reserveComponentIds } from '../entity/component-ids.js';
 import { parseStoredJson } from '../entity/component-holders.js';
 import { recordEntryEvents } from '../webhooks/index.js';
 import { SqlBuilder } from '../query/sql.js';
+import { documentIdsOf } from '../entity/document-id.js';
 import type { Entry } from '../rest/transform.js';
 
 type Query = Record<string, unknown>;
@@ -64,9 +65,11 @@ export class LocalizedEntityService extends EntityService {
     const input = { ...withoutI18n(data), locale };
     return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
-      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access, options);
-      if (group !== undefined && group !== null) {
-        const ids = await service.groupOf(tx, relatedIds(group));
+      const ids = group === undefined || group === null ? undefined : await service.groupOf(tx, relatedIds(group));
+      // Created into a group: the entry is a localization of its document (the group's documentId).
+      const documentId = ids && (await service.groupDocumentId(tx, ids, locale));
+      const created = await EntityService.prototype.create.call(service, { data: input }, { fields: ['id'] }, access, { ...options, ...(documentId ? { documentId } : {}) });
+      if (ids) {
         await service.joinGroup(tx, created.id, ids, locale);
         await service.shareWithGroup(tx, created.id, ids, Object.keys(input));
       }
@@ -149,7 +152,8 @@ export class LocalizedEntityService extends EntityService {
     );
     const input: Json = { ...copied, ...withoutI18n(data), locale: data.locale };
     if (this.meta.draftAndPublish && !('publishedAt' in data)) input.publishedAt = null;
-    const created = await EntityService.prototype.create.call(this, { data: input }, { fields: ['id'] }, access);
+    const documentId = (await documentIdsOf(tx, this.meta, [source.id])).get(source.id);
+    const created = await EntityService.prototype.create.call(this, { data: input }, { fields: ['id'] }, access, documentId ? { documentId } : undefined);
     await this.joinGroup(tx, created.id, group, data.locale);
     const fromSource = [...shared].filter((name) => !(name in data) && !(name in copied));
     await this.copyShared(tx, source.id, [created.id], fromSource, false);
@@ -201,6 +205,15 @@ export class LocalizedEntityService extends EntityService {
   private async localesOf(db: Database, ids: readonly number[]): Promise<string[]> {
     const rows = await this.delegate(db).findMany({ where: { id: { in: [...ids] } }, select: { locale: true } });
     return rows.map((r: { locale: string | null }) => r.locale ?? '');
+  }
+
+  /**
+   * The documentId a new entry in `locale` joining `group` takes: that of the group's first
+   * entry (by id) in another locale, the ones `joinGroup` links it to. None: a document of its own.
+   */
+  private async groupDocumentId(db: Database, group: readonly number[], locale: string): Promise<string | undefined> {
+    const rows = await this.delegate(db).findMany({ where: { id: { in: [...group] } }, orderBy: { id: 'asc' }, select: { locale: true, documentId: true } });
+    return rows.find((r: { locale: string | null }) => r.locale !== locale)?.documentId;
   }
 
   /**

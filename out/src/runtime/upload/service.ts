@@ -27,6 +27,7 @@ import { probeImage, Semaphore, writeOptimized, writeResized } from './image.js'
 import type { ReceivedFile } from './multipart.js';
 import type { StoredName, UploadProvider } from './provider-local.js';
 import { recordMediaEvent, type Outbox } from '../webhooks/index.js';
+import { newDocumentId } from '../entity/document-id.js';
 
 /** A file as the upload API answers it: `{ id, name, alternativeText, ..., createdAt, updatedAt }`. */
 export type FileObject = { id: number } & Record<string, unknown>;
@@ -162,7 +163,7 @@ export class UploadService {
   async insert(staged: StagedUpload, db: Database): Promise<FileObject[]> {
     const ids: number[] = [];
     for (const file of staged.files) {
-      const created = await db.prisma[this.delegate].create({ data: this.rowData(file, staged.now, 'create'), select: { id: true } });
+      const created = await db.prisma[this.delegate].create({ data: { ...this.rowData(file, staged.now, 'create'), documentId: newDocumentId() }, select: { id: true } });
       ids.push(created.id as number);
     }
     const files = await Promise.all(ids.map(async (id) => (await this.findOne(id, {}, db))!));
