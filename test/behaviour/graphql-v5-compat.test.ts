@@ -25,11 +25,14 @@ let full: Record<string, string>;
 const ours = new Map<string, string>();
 const target = { url: () => server.url, ours, headers: (auth: string) => (auth === 'public' ? {} : full) };
 
-async function create(plural: string, data: Record<string, unknown>): Promise<string> {
+/** Creates an entry through v4 REST; its row id, and its documentId in `ours` under Strapi's. */
+async function create(plural: string, data: Record<string, unknown>, strapiDoc: string): Promise<number> {
   const res = await fetch(`${server.url}/api/${plural}`, { method: 'POST', headers: { 'content-type': 'application/json', ...full }, body: JSON.stringify({ data }) });
   const body = (await res.json()) as { data: { id: number } };
   if (res.status !== 200) throw new Error(`${plural}: ${res.status} ${JSON.stringify(body)}`);
-  return String(body.data.id);
+  const [row] = await built.database.query<{ document_id: string }>(`SELECT document_id FROM "${plural}" WHERE id = ?`, [body.data.id]);
+  ours.set(strapiDoc, row!.document_id);
+  return body.data.id;
 }
 
 beforeAll(async () => {
@@ -42,14 +45,14 @@ beforeAll(async () => {
   full = bearer(await createApiToken(built.dir, { type: 'full-access' }));
   const answer = (name: string) => recorded.get(name)!.answer.data as Record<string, any>;
   const body = (name: string) => (recorded.get(name)!.body as { data: Record<string, any> }).data;
-  ours.set(answer('fill.author').documentId, await create('authors', body('fill.author')));
-  ours.set(answer('fill.tag').documentId, await create('tags', body('fill.tag')));
+  const author = await create('authors', body('fill.author'), answer('fill.author').documentId);
+  const tag = await create('tags', body('fill.tag'), answer('fill.tag').documentId);
   const article = body('fill.article');
-  ours.set(answer('fill.article').documentId, await create('articles', { ...article, author: Number(ours.get(article.author)), tags: article.tags.map((doc: string) => Number(ours.get(doc))), publishedAt: answer('fill.article').publishedAt }));
-  ours.set(answer('fill.article.draft').documentId, await create('articles', { ...body('fill.article.draft'), publishedAt: null }));
+  await create('articles', { ...article, author, tags: [tag], publishedAt: answer('fill.article').publishedAt }, answer('fill.article').documentId);
+  await create('articles', { ...body('fill.article.draft'), publishedAt: null }, answer('fill.article.draft').documentId);
   // Strapi published it whatever `publishedAt: null` said; its documentId is first seen in the list.
   const fromV4 = recorded.get('compat.articles.list')!.answer.data.articles.find((a: { data: { title: string } }) => a.data.title === 'From a v4 client');
-  ours.set(fromV4.documentId, await create('articles', { title: 'From a v4 client', publishedAt: new Date().toISOString() }));
+  await create('articles', { title: 'From a v4 client', publishedAt: new Date().toISOString() }, fromV4.documentId);
 }, 600_000);
 
 afterAll(async () => {

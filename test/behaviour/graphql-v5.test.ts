@@ -89,7 +89,8 @@ function rows(db: BetterSqlite3.Database, table: string): Json[] {
 async function seed(): Promise<void> {
   const db = new BetterSqlite3(':memory:');
   db.exec(await readFile(path.join(setDir, 'sqlite.sql'), 'utf8'));
-  const created = (doc: string, answer: Json) => ours.set(doc, String(answer.data?.id ?? answer.id ?? answer[0]?.id));
+  const rowIds: [string, string, number][] = [];
+  const created = (table: string) => (doc: string, answer: Json) => rowIds.push([doc, table, Number(answer.data?.id ?? answer.id ?? answer[0]?.id)]);
   for (const file of rows(db, 'files')) {
     const form = new FormData();
     const bytes = await readFile(path.join(setDir, 'uploads', `${file.hash}${file.ext}`));
@@ -97,17 +98,18 @@ async function seed(): Promise<void> {
     form.append('fileInfo', JSON.stringify({ name: file.name, alternativeText: file.alternative_text, caption: file.caption }));
     const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: full });
     if (res.status >= 300) throw new Error(`upload ${file.name}: ${res.status} ${await res.text()}`);
-    created(file.document_id, await res.json());
+    created('files')(file.document_id, await res.json());
   }
-  for (const row of rows(db, 'authors')) created(row.document_id, await rest('POST', '/api/authors', { data: { name: row.name, email: row.email, bio: row.bio } }));
-  for (const row of rows(db, 'categories')) created(row.document_id, await rest('POST', '/api/categories', { data: { name: row.name, slug: row.slug } }));
-  for (const row of rows(db, 'tags')) created(row.document_id, await rest('POST', '/api/tags', { data: { name: row.name } }));
+  for (const row of rows(db, 'authors')) created('authors')(row.document_id, await rest('POST', '/api/authors', { data: { name: row.name, email: row.email, bio: row.bio } }));
+  for (const row of rows(db, 'categories')) created('categories')(row.document_id, await rest('POST', '/api/categories', { data: { name: row.name, slug: row.slug } }));
+  for (const row of rows(db, 'tags')) created('tags')(row.document_id, await rest('POST', '/api/tags', { data: { name: row.name } }));
   // alice, the user whose `me` Strapi answered (registered as the recording did: confirmed, authenticated role).
   for (const row of (db.prepare('SELECT * FROM up_users WHERE username = ?').all('alice') as Json[])) {
     const registered = await rest('POST', '/api/auth/local/register', { username: row.username, email: row.email, password: 'Secret123' });
-    ours.set(row.document_id, String(registered.user.id));
+    rowIds.push([row.document_id, 'up_users', Number(registered.user.id)]);
     users.set(row.username, bearer(registered.jwt));
   }
+  const rowId = (doc: string | undefined) => rowIds.find(([d]) => d === doc)![2];
   const tagDocs = new Map(rows(db, 'tags').map((t) => [t.id, t.document_id]));
   const published = recorded.get('final.articles.published')!.answer.data as Json[];
   const drafts = (recorded.get('final.articles.draft')!.answer.data as Json[]).filter((d) => !published.some((p) => p.documentId === d.documentId));
@@ -118,15 +120,20 @@ async function seed(): Promise<void> {
     const strip = ({ id: _ignored, ...rest }: Json) => rest;
     const data = {
       ...scalars,
-      author: author ? Number(ours.get(author.documentId)) : null,
-      category: category ? Number(ours.get(category.documentId)) : null,
-      tags: tagOrder.map((t) => Number(ours.get(tagDocs.get(t.tag_id)))),
-      cover: cover ? Number(ours.get(cover.documentId)) : null,
+      author: author ? rowId(author.documentId) : null,
+      category: category ? rowId(category.documentId) : null,
+      tags: tagOrder.map((t) => rowId(tagDocs.get(t.tag_id))),
+      cover: cover ? rowId(cover.documentId) : null,
       seo: seo ? strip(seo) : null,
       links: (links as Json[]).map(strip),
       blocks: (blocks as Json[]).map(strip),
     };
-    created(documentId, await rest('POST', '/api/articles', { data }));
+    created('articles')(documentId, await rest('POST', '/api/articles', { data }));
+  }
+  // Strapi's documentId → the documentId our server gave the same entry.
+  for (const [doc, table, id] of rowIds) {
+    const [row] = await built.database.query<{ document_id: string }>(`SELECT document_id FROM "${table}" WHERE id = ?`, [id]);
+    ours.set(doc, row!.document_id);
   }
 }
 

@@ -31,7 +31,11 @@ function withStrapiIds(mine: unknown, theirs: unknown, ours: ReadonlyMap<string,
   if (mine && typeof mine === 'object') {
     const other = (theirs && typeof theirs === 'object' ? theirs : {}) as Json;
     return Object.fromEntries(
-      Object.entries(mine).map(([key, value]) => [key, key === 'documentId' && typeof other[key] === 'string' && ours.get(other[key]) === value ? other[key] : withStrapiIds(value, other[key], ours)]),
+      Object.entries(mine).map(([key, value]) => {
+        if (key !== 'documentId' || typeof value !== 'string') return [key, withStrapiIds(value, other[key], ours)];
+        // Another document than Strapi's at this place: kept out of the normaliser's reach, so it differs.
+        return [key, typeof other[key] === 'string' && ours.get(other[key]) === value ? other[key] : `not Strapi's document: ${value.toUpperCase()}`];
+      }),
     );
   }
   return mine;

@@ -65,7 +65,7 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
   const mutations = Object.fromEntries(Object.keys(built.getMutationType()?.getFields() ?? {}).map((name) => [name, notServed]));
   const schema = addResolversToSchema({
     schema: built,
-    resolvers: { ...v5Resolvers({ registry: core.registry, service, limits }), Mutation: mutations } as never,
+    resolvers: { ...v5Resolvers({ registry: core.registry, db: core.db, service, limits }), Mutation: mutations } as never,
     resolverValidationOptions: { requireResolversToMatchSchema: 'ignore' },
   });
   const uploadConfig = core.upload?.config;
