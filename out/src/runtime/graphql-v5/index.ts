@@ -26,7 +26,13 @@ export function graphqlV5Plugin(): ServerPlugin {
   return {
     name: 'graphql (Strapi 5)',
     mount(core) {
-      return { middleware: createGraphqlV5(core).middleware };
+      try {
+        return { middleware: createGraphqlV5(core).middleware };
+      } catch (err) {
+        // A model whose names clash with Strapi 5's own (schema.v5.graphql says which): v4 is served alone.
+        console.warn(`${core.config.v5.graphql.path} is not served: ${(err as Error).message.split('\n')[0]}`);
+        return {};
+      }
     },
   };
 }
@@ -60,7 +66,7 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
   const mutations = Object.fromEntries(Object.keys(built.getMutationType()?.getFields() ?? {}).map((name) => [name, notServed]));
   const schema = addResolversToSchema({
     schema: built,
-    resolvers: { ...v5Resolvers({ registry: core.registry, service, limits }), Mutation: mutations } as never,
+    resolvers: { ...v5Resolvers({ registry: core.registry, db: core.db, service, limits }), Mutation: mutations } as never,
     resolverValidationOptions: { requireResolversToMatchSchema: 'ignore' },
   });
   const uploadConfig = core.upload?.config;

@@ -12,6 +12,7 @@
  * `publishedAt: null`, as Strapi's draft rows have it.
  */
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Database } from '../db/database.js';
 import type { EntityService } from '../entity/service.js';
 import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
@@ -28,13 +29,14 @@ import { verify } from '../graphql/wrap.js';
 import { findActionOf } from '../rest/routes.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { isStored } from './builtins.js';
-import { documentIdFilter, documentIdOf } from './document-id.js';
+import { DocumentIdReader, documentIdFilterAsIds, idsOfDocuments } from './document-id.js';
 import { fileUid, v5ContentTypes } from './sdl.js';
 
 type Json = Record<string, unknown>;
 
 export interface V5ResolverOptions {
   readonly registry: Registry;
+  readonly db: Database;
   readonly service: (uid: string) => EntityService;
   readonly limits: ListLimits;
 }
@@ -48,8 +50,8 @@ interface NodeOf {
 const nodeOf = new Slot<NodeOf>('v5 node');
 
 /** An entry as a v5 node: its attributes, its documentId; `publishedAt: null` when read as a draft. */
-function toNode(meta: ContentTypeMeta, entry: Entry, draft: boolean): Json {
-  const node: Json = { documentId: documentIdOf(entry), ...entry.attributes };
+function toNode(meta: ContentTypeMeta, entry: Entry, draft: boolean, documentId: string | null): Json {
+  const node: Json = { documentId, ...entry.attributes };
   if (draft) node.publishedAt = null;
   // Strapi 5 publishes an entry of a type without draft & publish when it writes it.
   else if (!meta.draftAndPublish && node.publishedAt === undefined) node.publishedAt = node.createdAt ?? null;
@@ -57,32 +59,32 @@ function toNode(meta: ContentTypeMeta, entry: Entry, draft: boolean): Json {
   return node;
 }
 
+/** The request's documentId reader (one per GraphQL context). */
+const readers = new WeakMap<GraphqlContext, DocumentIdReader>();
+function readerOf(context: GraphqlContext, db: Database): DocumentIdReader {
+  let reader = readers.get(context);
+  if (!reader) readers.set(context, (reader = new DocumentIdReader(db)));
+  return reader;
+}
+
 /** `status: DRAFT` on a draft & publish type: every entry, as its draft. */
 const readsDrafts = (meta: ContentTypeMeta, args: Json) => meta.draftAndPublish && args.status === 'DRAFT';
 
 /**
- * v5 filters as v4 GraphQL filters: `documentId` becomes the stored key (document-id.ts), in
+ * v5 filters as v4 GraphQL filters: `documentId` becomes a filter on row ids (document-id.ts), in
  * relations and `and`/`or`/`not` too.
  */
-export function v5Filters(filters: unknown, meta: ContentTypeMeta | ComponentMeta, registry: Registry): unknown {
+export async function v5Filters(filters: unknown, meta: ContentTypeMeta | ComponentMeta, registry: Registry, db: Database): Promise<unknown> {
   if (!isPlainObject(filters)) return filters;
   const out: Json = {};
   for (const [key, value] of Object.entries(filters)) {
-    if (key === 'and' || key === 'or') out[key] = Array.isArray(value) ? value.map((member) => v5Filters(member, meta, registry)) : value;
-    else if (key === 'not' || key === 'localizations') out[key] = v5Filters(value, meta, registry);
-    else if (key === 'documentId') {
-      const operators: Json = {};
-      let stored = key;
-      for (const [op, operand] of Object.entries(isPlainObject(value) ? value : { eq: value })) {
-        const [name, mapped] = op === 'null' || op === 'notNull' ? [documentIdFilter(null)[0], operand] : documentIdFilter(operand);
-        stored = name;
-        operators[op] = op === 'not' ? (v5Filters({ documentId: operand }, meta, registry) as Json)[name] : mapped;
-      }
-      out[stored] = operators;
-    } else {
+    if (key === 'and' || key === 'or') out[key] = Array.isArray(value) ? await Promise.all(value.map((member) => v5Filters(member, meta, registry, db))) : value;
+    else if (key === 'not' || key === 'localizations') out[key] = await v5Filters(value, meta, registry, db);
+    else if (key === 'documentId' && naming.isContentType(meta)) out.id = await documentIdFilterAsIds(db, meta, value);
+    else {
       const field: FieldMeta | undefined = meta.fields[key];
       const target = field?.kind === 'relation' ? registry.contentTypes.get(field.target) : field?.kind === 'component' ? registry.components.get(field.component) : undefined;
-      out[key] = target ? v5Filters(value, target, registry) : value;
+      out[key] = target ? await v5Filters(value, target, registry, db) : value;
     }
   }
   return out;
@@ -110,13 +112,6 @@ function publicationFilters(meta: ContentTypeMeta, args: Json): Json | undefined
   }
 }
 
-/** `sort` with `documentId` terms on the stored key (document-id.ts). */
-function v5Sort(sort: unknown): unknown {
-  const [key] = documentIdFilter(undefined);
-  const term = (value: unknown) => (typeof value === 'string' ? value.replace(/(^|,)\s*documentId(?=:|,|$)/g, `$1${key}`) : value);
-  return toRestSort(Array.isArray(sort) ? sort.map(term) : term(sort));
-}
-
 /** `locale: "*"` is every locale (the v4 side says `all`). */
 function localeOf(args: Json): Json {
   if (args.locale === undefined || args.locale === null) return {};
@@ -124,7 +119,10 @@ function localeOf(args: Json): Json {
 }
 
 export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
-  const { registry, limits } = options;
+  const { registry, limits, db } = options;
+  /** Entries as nodes, their documentIds read in one statement with every other of the level. */
+  const nodesOf = (context: GraphqlContext, meta: ContentTypeMeta, entries: readonly Entry[], draft: boolean) =>
+    Promise.all(entries.map(async (entry) => toNode(meta, entry, draft, await readerOf(context, db).of(meta, entry.id))));
   const types = v5ContentTypes(registry);
   const map: Record<string, Record<string, unknown>> = {};
   const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
@@ -136,7 +134,10 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       verify(context.state.auth, 'plugin::users-permissions.user.me');
       const user = context.state.user;
       if (!user) return null;
-      return { ...user, documentId: documentIdOf({ id: user.id, attributes: user as unknown as Json }), role: user.role ? { description: null, ...user.role } : null };
+      const userMeta = registry.contentTypes.get('plugin::users-permissions.user')!;
+      return readerOf(context, db)
+        .of(userMeta, Number(user.id))
+        .then((documentId) => ({ ...user, documentId, role: user.role ? { description: null, ...user.role } : null }));
     });
   }
   for (const component of registry.components.values()) addOwnerFields(component);
@@ -191,10 +192,11 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: v5Filters(args?.filters, target, registry), sort: v5Sort(args?.sort), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
-      if (Array.isArray(loaded)) return loaded.map((entry) => toNode(target, entry, false));
-      return loaded ? toNode(target, loaded, false) : null;
+      const reader = readerOf(context, db);
+      if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
+      return loaded ? toNode(target, loaded, false, await reader.of(target, loaded.id)) : null;
     };
   }
 
@@ -211,7 +213,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
         const draft = readsDrafts(meta, args);
         const entry = await service().findSingle({ ...whole(), ...localeOf(args), ...(draft ? { publicationState: 'preview' } : {}) }, accessOf(context));
         if (!entry || (meta.draftAndPublish && !draft && entry.attributes.publishedAt == null)) return null;
-        return toNode(meta, entry, draft);
+        return (await nodesOf(context, meta, [entry], draft))[0];
       });
       return;
     }
@@ -222,29 +224,29 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const window = resolveWindow(args.pagination, limits);
       if (!stored) return { nodes: [], window, total: 0 };
       const draft = readsDrafts(meta, args);
-      const filters = toRestFilters(v5Filters(args.filters, meta, registry), meta, registry);
+      const filters = toRestFilters(await v5Filters(args.filters, meta, registry, db), meta, registry);
       const extra = publicationFilters(meta, args);
       const query = {
         filters: extra ? (filters ? { $and: [filters, extra] } : extra) : filters,
-        sort: v5Sort(args.sort),
+        sort: toRestSort(args.sort),
         publicationState: draft ? 'preview' : 'live',
         ...localeOf(args),
       };
       const result = await service().find({ ...query, ...whole(), pagination: { start: window.start, limit: window.limit, withCount } }, accessOf(context));
-      return { nodes: result.data.map((entry) => toNode(meta, entry, draft)), window, total: withCount ? Number(result.meta.pagination.total ?? 0) : 0 };
+      return { nodes: await nodesOf(context, meta, result.data, draft), window, total: withCount ? Number(result.meta.pagination.total ?? 0) : 0 };
     };
 
     add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext) => {
       allowed(context, 'findOne');
       if (!stored) return null;
       const draft = readsDrafts(meta, args);
-      const [key, id] = documentIdFilter(args.documentId);
+      const ids = await idsOfDocuments(db, meta, [args.documentId]);
       const result = await service().find(
-        { filters: { [key]: { $eq: id } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } },
+        { filters: { id: { $in: ids } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } },
         accessOf(context),
       );
       const [entry] = result.data;
-      return entry ? toNode(meta, entry, draft) : null;
+      return entry ? (await nodesOf(context, meta, [entry], draft))[0] : null;
     });
     add('Query', naming.findQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext) => (await list(args, context, false)).nodes);
     add('Query', `${naming.findQueryName(meta)}_connection`, async (_: unknown, args: Json, context: GraphqlContext) => {
