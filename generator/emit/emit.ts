@@ -8,6 +8,7 @@ import { authPrismaModels, emitAuth } from './auth/auth.js';
 import { FileMap } from './file-map.js';
 import { emitClient } from './client/client.js';
 import { emitGraphql } from './graphql/graphql.js';
+import { emitGraphqlV5 } from './graphql-v5/graphql-v5.js';
 import { emitOpenapi } from './openapi/openapi.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
 import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
@@ -35,6 +36,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir) => emitAuth(ir),
   // The GraphQL plugin's files exist when the project installs it.
   (ir, options) => (ir.plugins.graphql ? emitGraphql(ir, options.graphql) : new FileMap()),
+  (ir) => emitGraphqlV5(ir),
   (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
   (ir) => emitRuntime(ir.plugins),
   (ir, options) => emitClient(ir, { name: options.name }),

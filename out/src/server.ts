@@ -11,6 +11,7 @@ import config from './config.js';
 import { sendMail } from './email.js';
 import registerGraphql from './extensions/graphql.js';
 import { graphqlPlugin } from './runtime/graphql/index.js';
+import { graphqlV5Plugin } from './runtime/graphql-v5/index.js';
 import { documentationPlugin } from './runtime/http/documentation.js';
 import { restV5Plugin } from './runtime/rest-v5/index.js';
 import { userCode } from './generated/user-code.js';
@@ -23,7 +24,7 @@ try {
     policy,
     sendMail,
     // Strapi 5's REST dialect (v5.rest in src/config.ts), and the Strapi plugins the project installs that serve requests.
-    plugins: [restV5Plugin(), documentationPlugin(), graphqlPlugin({ register: registerGraphql })],
+    plugins: [restV5Plugin(), documentationPlugin(), graphqlPlugin({ register: registerGraphql }), graphqlV5Plugin()],
     userCode,
     userConfig: config,
     createPrisma: (adapter) => new PrismaClient({ adapter: adapter as never }),

@@ -79,6 +79,13 @@ export interface V5Config {
      */
     prefix: string;
   };
+  /** Strapi 5's GraphQL schema (graphql-v5/), with the limits of `plugins.graphql`. */
+  graphql: {
+    /** Path of the endpoint (`/v5/graphql`). */
+    path: string;
+    /** Strapi's `v4CompatibilityMode`: the deprecated `id`, `attributes`, `data` and `meta` fields. */
+    v4CompatibilityMode: boolean;
+  };
 }
 
 export interface DocumentationConfig {
@@ -243,7 +250,7 @@ export const defaultConfig: ServerConfig = {
     transformer: defaultTransformerConfig(),
   },
   webhooks: resolveWebhooksConfig(),
-  v5: { rest: { enabled: true, prefix: '/v5/api' } },
+  v5: { rest: { enabled: true, prefix: '/v5/api' }, graphql: { path: '/v5/graphql', v4CompatibilityMode: false } },
 };
 
 export function defaultTransformerConfig(): TransformerConfig {
@@ -319,7 +326,10 @@ export function resolveV5Config(user: DeepPartial<V5Config>): V5Config {
   const rest = { ...defaultConfig.v5.rest, ...user.rest };
   if (typeof rest.enabled !== 'boolean') throw new Error('config v5.rest.enabled must be true or false');
   if (typeof rest.prefix !== 'string' || !/^\/[^?#]*[^/?#]$/.test(rest.prefix)) throw new Error(`config v5.rest.prefix must be a path such as /v5/api, got ${String(rest.prefix)}`);
-  return { ...user, rest } as V5Config;
+  const graphql = { ...defaultConfig.v5.graphql, ...user.graphql };
+  if (typeof graphql.path !== 'string' || !/^\/[^\s?#]*$/.test(graphql.path)) throw new Error(`config v5.graphql.path must be a path such as '/v5/graphql'`);
+  if (typeof graphql.v4CompatibilityMode !== 'boolean') throw new Error('config v5.graphql.v4CompatibilityMode must be true or false');
+  return { rest, graphql };
 }
 
 export function resolvePopulateDeepConfig(user: Partial<PopulateDeepConfig>): PopulateDeepConfig {

@@ -79,6 +79,8 @@ export interface EndpointOptions {
   /** Multipart requests (file uploads); absent: refused. */
   readonly multipart?: { readonly tmpDir: string; readonly limits: MultipartLimits };
   readonly newLoader: () => RelationLoader;
+  /** Reshapes each error of an executed operation (the Strapi 5 endpoint drops `locations`, as Strapi 5 does). */
+  readonly fieldError?: (error: GraphQLFormattedError) => GraphQLFormattedError;
   readonly cache?: DocumentCache;
   readonly log: (err: unknown) => void;
 }
@@ -226,7 +228,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
         // Execution never started: the variables did not fit the operation.
         throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => format(e, codes.badUserInput)) });
       }
-      const fieldErrors = result.errors?.map((e) => formatError(e, codes.internal, options.log));
+      const fieldErrors = result.errors?.map((e) => formatError(e, codes.internal, options.log)).map((e) => options.fieldError?.(e) ?? e);
       const json = JSON.stringify({ ...(fieldErrors?.length ? { errors: fieldErrors } : {}), data: result.data });
       const bytes = Buffer.byteLength(json);
       if (options.responseSizeLimit > 0 && bytes > options.responseSizeLimit) {
