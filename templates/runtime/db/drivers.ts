@@ -38,7 +38,7 @@ export interface PgTypeParsers {
 
 /** A pool of `pg` (node-postgres), or one of its connections. */
 export interface PgQueryable {
-  query(config: { text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
+  query(config: { name?: string; text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
 }
 
 /** A connection pool of `pg` (node-postgres). */
