@@ -8,6 +8,11 @@
  *
  *   npm run bench:import                 100,000 articles
  *   npm run bench:import -- --articles 20000
+ *   npm run bench:import -- --db postgresql   a server built for PostgreSQL (or mysql/mariadb),
+ *                                        importing into a throwaway database on the server of
+ *                                        CG_TEST_POSTGRES_URL / CG_TEST_MARIADB_URL (as the tests
+ *                                        and `npm run bench` do), dropped at the end; writes
+ *                                        bench/results-import-<db>.json
  *   npm run bench:import -- --archive    the same data as a `strapi export` archive (tar.gz in
  *                                        Strapi 4.26.2's format: entities with their components
  *                                        nested, a link per join row), imported with --from it;
@@ -15,6 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,12 +29,21 @@ import { createGzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import tarStream from 'tar-stream';
 import { runImport } from '../generator/import/import.js';
+import { createTestDatabase, probe, providers, type TestDatabase, type TestProvider } from '../test/helpers/databases.js';
 import { strapiShapedDdl, writeModels } from '../test/import/strapi-shaped.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { articles: { type: 'string', default: '100000' }, keep: { type: 'boolean', default: false }, archive: { type: 'boolean', default: false }, 'write-archive': { type: 'string' } },
+  options: {
+    articles: { type: 'string', default: '100000' },
+    keep: { type: 'boolean', default: false },
+    archive: { type: 'boolean', default: false },
+    db: { type: 'string', default: 'sqlite' },
+    'write-archive': { type: 'string' },
+  },
 });
+const provider = (values.db === 'mariadb' ? 'mysql' : values.db) as TestProvider;
+if (!providers.includes(provider)) throw new Error(`--db must be sqlite, postgresql or mysql (mariadb), got ${values.db}`);
 const articles = Number(values.articles);
 const dir = path.join(root, '.tmp', `bench-import-${process.pid}`);
 
@@ -182,19 +197,34 @@ function writeArchive(file: string): number {
   return Number(child.stdout.trim());
 }
 
+/** PostgreSQL/MariaDB: a throwaway database named cg_bench_… (never a test run's prefix). */
+async function targetDatabase(): Promise<TestDatabase | null> {
+  if (provider === 'sqlite') return null;
+  const available = await probe(provider);
+  if (!available.ok) throw new Error(available.reason);
+  process.env.CG_TEST_RUN = 'bench';
+  return createTestDatabase(provider, '');
+}
+
+const resultsName = values.archive ? 'results-import-archive.json' : provider === 'sqlite' ? 'results-import.json' : `results-import-${provider}.json`;
+
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
+let database: TestDatabase | null = null;
 try {
+  database = await targetDatabase();
   const models = await writeModels(dir);
   const file = path.join(dir, values.archive ? 'export.tar.gz' : 'strapi.db');
   const sourceRows = values.archive ? writeArchive(file) : seed(file);
   const server = path.join(dir, 'server');
-  const built = spawnSync(process.execPath, [path.join(root, 'bin', 'contentgen.js'), 'build', models, '-o', server], { encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(root, 'bin', 'contentgen.js'), 'build', models, '-o', server, '--db', provider], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
+  // How busy the machine was (a shared 2-core one): the 1-minute load average, before and after.
+  const loadBefore = os.loadavg()[0]!;
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   const started = performance.now();
-  const result = await runImport({ project: models, serverDir: server, from: file, dryRun: false, replace: false, skipInvalid: false, env: { ...process.env, DATABASE_URL: `file:${path.join(server, 'data', 'bench.db')}` } });
+  const result = await runImport({ project: models, serverDir: server, from: file, dryRun: false, replace: false, skipInvalid: false, env: { ...process.env, DATABASE_URL: database?.url ?? `file:${path.join(server, 'data', 'bench.db')}` } });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   if (!result.ok) throw new Error(result.error);
@@ -202,7 +232,9 @@ try {
   const figures = {
     date: new Date().toISOString(),
     machine: 'this project\'s 2-core machine (shared)',
+    loadAverage1m: { before: Math.round(loadBefore * 10) / 10, after: Math.round(os.loadavg()[0]! * 10) / 10 },
     articles,
+    database: provider,
     source: values.archive ? 'strapi export archive (tar.gz); sourceRows: its entity and link lines' : 'Strapi SQLite database',
     sourceRows,
     rowsWritten: written,
@@ -212,8 +244,10 @@ try {
     peakRssMb: Math.round(peakRss / 1024 / 1024),
     counts: Object.fromEntries(result.counts),
   };
-  writeFileSync(path.join(root, 'bench', values.archive ? 'results-import-archive.json' : 'results-import.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  writeFileSync(path.join(root, 'bench', resultsName), `${JSON.stringify(figures, null, 2)}\n`);
   console.log(figures);
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  if (database && !values.keep) await database.drop();
+  else if (database) console.log(`kept database ${database.url}`);
 }

@@ -109,4 +109,19 @@ describe.skipIf(process.env.CG_TEST_DB === 'sqlite' || !process.env.CG_TEST_DB)(
   it('no rows', async () => {
     expect(await same(`SELECT ${q('id')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = ${placeholder(1)}`, [999])).toEqual([]);
   });
+
+  // PostgreSQL's reader names its statements (prepared once per pooled connection, then bound
+  // and executed): the same text, sent more often than the pool has connections, concurrently
+  // and with other parameters each time, still answers each call's own parameters, and a text
+  // the database refuses is refused every time without breaking the connections.
+  it('the same statement many times, concurrently, with other parameters; a refused one again and again', async () => {
+    const sql = `SELECT ${q('id')}, ${q('huge')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = ${placeholder(1)} OR ${q('id')} = ${placeholder(2)} ORDER BY ${q('id')}`;
+    const pairs = Array.from({ length: 40 }, (_, i) => [(i % 3) + 1, ((i + 1) % 3) + 1] as const);
+    const answers = await Promise.all(pairs.map(([a, b]) => reader!.query(sql, [a, b])));
+    answers.forEach((rows, i) => expect(rows.map((r) => r.id)).toEqual([...new Set(pairs[i]!)].sort()));
+    expect(await same(sql, [2, 3])).toHaveLength(2);
+    const refused = `SELECT ${q('no_such_column')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = ${placeholder(1)}`;
+    for (let i = 0; i < 3; i++) await expect(Promise.all(Array.from({ length: 12 }, () => reader!.query(refused, [1])))).rejects.toThrow(/no_such_column/);
+    expect(await same(sql, [1, 1])).toHaveLength(1);
+  });
 });

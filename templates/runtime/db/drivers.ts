@@ -38,7 +38,7 @@ export interface PgTypeParsers {
 
 /** A pool of `pg` (node-postgres), or one of its connections. */
 export interface PgQueryable {
-  query(config: { text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
+  query(config: { name?: string; text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
 }
 
 /** A connection pool of `pg` (node-postgres). */
@@ -52,18 +52,15 @@ export interface PgModule {
   default: { Pool: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgPool; types: PgTypeParsers };
 }
 
-/** A column's description as the `mariadb` driver passes it to `typeCast`. */
-export interface MariaDbField {
+/** A column of a `mariadb` result (its `meta`): the type's name (`DATETIME`, `NEWDECIMAL`…) and the column's name. */
+export interface MariaDbColumn {
   readonly type: string;
-  string(): string | null;
+  name(): string;
 }
-
-/** A value the `mariadb` driver makes of a column (its types list these; it hands on whatever `typeCast` returns). */
-export type MariaDbValue = boolean | number | string | null | Date | Buffer;
 
 /** A pool of `mariadb`, or one of its connections. */
 export interface MariaDbQueryable {
-  query(options: { sql: string; dateStrings?: boolean; typeCast?: (field: MariaDbField, next: () => unknown) => MariaDbValue }, values?: unknown[]): Promise<unknown>;
+  query(options: { sql: string; dateStrings?: boolean }, values?: unknown[]): Promise<unknown>;
 }
 
 /** A connection pool of `mariadb`. */

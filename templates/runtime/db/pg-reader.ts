@@ -49,7 +49,9 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
   // Prisma URLs name the Postgres schema in `?schema=`; node-postgres ignores it, the adapter takes it as an option.
   const schema = new URL(url).searchParams.get('schema') ?? undefined;
   const adapterFactory = new PrismaPg(pool, schema ? { schema } : undefined);
-  const run = (on: PgQueryable, sql: string, params: readonly unknown[]) => on.query({ text: sql, values: params.map(toParameter), types });
+  const statementName = statementNames();
+  const run = (on: PgQueryable, sql: string, params: readonly unknown[]) =>
+    on.query({ name: statementName(sql), text: sql, values: params.map(toParameter), types });
   return {
     adapterFactory,
     transactionStatements: (connection) => {
@@ -68,6 +70,29 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
       // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
       close: () => pool.end(),
     },
+  };
+}
+
+/**
+ * Statements are named, so each connection parses and plans a statement once and then only
+ * binds and executes it: unnamed, PostgreSQL parses and plans every statement again, which
+ * was most of its CPU for the short reads a request sends (populate=* sends seven). The read
+ * path builds the same few texts over and over (compiled per type and populate tree), so
+ * names are kept per text; a text is never renamed, and past the bound new texts go unnamed
+ * (a server building ever new texts, e.g. filters with values inlined, cannot grow the
+ * connections' statement caches without limit).
+ */
+export const maxNamedStatements = 2_000;
+
+function statementNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < maxNamedStatements) {
+      name = `cg${names.size}`;
+      names.set(sql, name);
+    }
+    return name;
   };
 }
 
