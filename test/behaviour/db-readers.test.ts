@@ -125,3 +125,25 @@ describe.skipIf(process.env.CG_TEST_DB === 'sqlite' || !process.env.CG_TEST_DB)(
     expect(await same(sql, [1, 1])).toHaveLength(1);
   });
 });
+
+describe.skipIf(process.env.CG_TEST_DB !== 'postgresql')('PostgreSQL: named statements, and none behind PgBouncer', () => {
+  const preparedHere = async (on: Reader) => (await on.query('SELECT name FROM pg_prepared_statements', [])).map((row) => String(row.name));
+
+  it('each connection prepares a statement text once (names kept per text)', async () => {
+    // One statement at a time: the pool hands back the connection it got last.
+    await reader!.query(`SELECT ${q('id')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = $1`, [1]);
+    expect((await preparedHere(reader!)).some((name) => /^cg\d+$/.test(name))).toBe(true);
+  });
+
+  it('`pgbouncer=true` in DATABASE_URL, as Prisma has it: statements stay unnamed', async () => {
+    const url = new URL(built.database.url);
+    url.searchParams.set('pgbouncer', 'true');
+    const bouncer = (await (await connectDatabase(url.href)).openReader())!;
+    try {
+      expect(await bouncer.query(`SELECT ${q('id')} FROM ${q('kitchen_sinks')} WHERE ${q('id')} = $1`, [2])).toEqual([{ id: 2 }]);
+      expect(await preparedHere(bouncer)).toEqual([]);
+    } finally {
+      await bouncer.close();
+    }
+  });
+});

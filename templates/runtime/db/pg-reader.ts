@@ -49,7 +49,9 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
   // Prisma URLs name the Postgres schema in `?schema=`; node-postgres ignores it, the adapter takes it as an option.
   const schema = new URL(url).searchParams.get('schema') ?? undefined;
   const adapterFactory = new PrismaPg(pool, schema ? { schema } : undefined);
-  const statementName = statementNames();
+  // `?pgbouncer=true` (Prisma's own switch for it): a PgBouncer older than 1.21 in transaction
+  // mode cannot keep a connection's prepared statements, so statements stay unnamed.
+  const statementName = new URL(url).searchParams.get('pgbouncer') === 'true' ? () => undefined : statementNames();
   const run = (on: PgQueryable, sql: string, params: readonly unknown[]) =>
     on.query({ name: statementName(sql), text: sql, values: params.map(toParameter), types });
   return {
