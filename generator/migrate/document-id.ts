@@ -6,7 +6,7 @@
  * the id of the first of them), and the diff from there to the real schema makes it NOT NULL
  * and unique (per locale when localized).
  */
-import { documentIdColumn, documentIdPrismaField } from '../emit/prisma/schema.js';
+import { documentIdColumn, documentIdPrismaField } from '../ir/identifiers.js';
 import type { ContentType, Provider, Schema } from '../ir/types.js';
 
 /** The content types whose table has rows without a documentId: in the previous schema, without the column. */
