@@ -144,3 +144,7 @@ export class DatabaseNames {
     });
   }
 }
+
+/** Column of Strapi 5's documentId (Strapi's name) on every content type's table, and its Prisma field (docs/strapi5.md "Identity"). */
+export const documentIdColumn = 'document_id';
+export const documentIdPrismaField = 'documentId';

@@ -6,7 +6,7 @@
  * the id of the first of them), and the diff from there to the real schema makes it NOT NULL
  * and unique (per locale when localized).
  */
-import { documentIdColumn, documentIdPrismaField } from '../emit/prisma/schema.js';
+import { documentIdColumn, documentIdPrismaField } from '../ir/identifiers.js';
 import type { ContentType, Provider, Schema } from '../ir/types.js';
 
 /** The content types whose table has rows without a documentId: in the previous schema, without the column. */
@@ -56,6 +56,31 @@ export function documentIdBackfill(types: readonly ContentType[], provider: Prov
     );
   }
   return statements.length ? `\n${statements.join('\n')}` : '';
+}
+
+/**
+ * The SQL run before the diff when types stop being localized: their entries become entries
+ * of their own, as the locale column goes, so each localization but the first (by id) of a
+ * document gets a documentId of its own before documentId is made unique again.
+ */
+export function delocalizedDocumentIds(ir: Schema, previousSchema: string, provider: Provider): string {
+  const q = (name: string) => (provider === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const column = q(documentIdColumn);
+  const id = q('id');
+  const statements: string[] = [];
+  for (const ct of ir.contentTypes) {
+    const block = modelBlock(previousSchema, ct.names.model);
+    if (ct.localized || block === undefined || !new RegExp(`^\\s+@@unique\\(\\[${documentIdPrismaField}, `, 'm').test(block)) continue;
+    const table = q(ct.names.table);
+    statements.push(
+      `-- ${ct.uid} is no longer localized: each of its entries is a document of its own\n` +
+        (provider === 'mysql'
+          ? `UPDATE ${table} AS e JOIN (SELECT ${column} AS document_id, MIN(${id}) AS first_id FROM ${table} GROUP BY ${column}) AS g ON g.document_id = e.${column} ` +
+            `SET e.${column} = ${randomId(provider)} WHERE e.${id} <> g.first_id;\n`
+          : `UPDATE ${table} SET ${column} = ${randomId(provider)} WHERE ${id} NOT IN (SELECT MIN(${id}) FROM ${table} GROUP BY ${column});\n`),
+    );
+  }
+  return statements.length ? `${statements.join('\n')}\n` : '';
 }
 
 /** A letter then 23 hex digits, random per row: the shape (24 characters of `[a-z0-9]`, a letter first) of Strapi's cuid2 ids. */

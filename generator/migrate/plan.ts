@@ -11,7 +11,7 @@ import type { FileMap } from '../emit/file-map.js';
 import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
 import { localeBackfill } from './i18n.js';
-import { documentIdBackfill, relaxedSchema, typesGainingDocumentId } from './document-id.js';
+import { delocalizedDocumentIds, documentIdBackfill, relaxedSchema, typesGainingDocumentId } from './document-id.js';
 import { findDataLoss, describe } from './data-loss.js';
 import { diffSchemas } from './diff.js';
 import { droppedComponents, planRenames, type Rename } from './renames.js';
@@ -72,7 +72,7 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
   const gaining = rename ? typesGainingDocumentId(rename.ir, from) : [];
   const relaxed = gaining.length ? relaxedSchema(next, gaining) : next;
   const sql =
-    `${renames?.sql ?? ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: relaxed })}${rename ? localeBackfill(rename.ir, from, provider) : ''}` +
+    `${renames?.sql ?? ''}${rename ? delocalizedDocumentIds(rename.ir, from, provider) : ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: relaxed })}${rename ? localeBackfill(rename.ir, from, provider) : ''}` +
     (gaining.length ? `${documentIdBackfill(gaining, provider)}
 ${await diffSchemas({ provider, from: relaxed, to: next })}` : '');
   if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDocumentIds } from '../helpers/document-ids.js';
 import { client } from '../helpers/http.js';
 import { modelsOf, repoRoot, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, startServer, type BuiltServer } from '../helpers/server.js';
@@ -100,6 +101,8 @@ describe('localizing a type', () => {
         ['pt-BR', 'Portuguese (Brazil)', false],
       ]);
       expect(server.output()).toContain('i18n: locales synced (added pt-BR; removed de)');
+      // The localizations of a category, no longer localized, became documents of their own (unique documentIds again).
+      expect((await expectDocumentIds(built)).get('categories')).toBe(3);
       // GraphQL's i18NLocales answers a role granted listLocales.
       const gql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ i18NLocales { data { attributes { code } } } }' }) });
       expect(((await gql.json()) as any).data.i18NLocales.data.map((e: any) => e.attributes.code)).toEqual(['en', 'fr', 'pt-BR']);

@@ -119,6 +119,14 @@ describe('model validation', () => {
     ]);
   });
 
+  it("rejects Strapi 5's documentId, which every content type's table has (docs/strapi5.md)", async () => {
+    const errors = await errorsOf({ 'article.json': article({ documentId: { type: 'string' }, document_id: { type: 'string' } }) });
+    expect(errors).toEqual([
+      'article.json /attributes/documentId: content type "api::article.article", attribute "documentId": "documentId" is reserved (contentgen adds documentId itself)',
+      'article.json /attributes/document_id: content type "api::article.article", attribute "document_id": its column "document_id" is also the column of attribute "documentId"',
+    ]);
+  });
+
   it('checks two-way relations point at each other', async () => {
     const errors = await errorsOf({
       'article.json': article({ author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author', inversedBy: 'posts' } }),

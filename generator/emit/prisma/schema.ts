@@ -3,7 +3,7 @@
  * one link model per relation or media field, component and dynamic-zone values as JSON.
  */
 import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
-import { constraintMapName } from '../../ir/identifiers.js';
+import { constraintMapName, documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
 import { camelCase, Namespace } from '../../ir/names.js';
 import type { Provider } from '../../ir/scalars.js';
 import type { ContentType, LinkStorage, MorphAttribute, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
@@ -106,10 +106,6 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   if (ct.localized) blockAttributes.push(`@@unique([${documentIdPrismaField}, locale]${mapArgument(ct.names.table, [documentIdColumn, column('locale')], 'key', ir.provider)})`);
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
 }
-
-/** Column of the Strapi 5 document id (Strapi's name), on every content type's table. */
-export const documentIdColumn = 'document_id';
-export const documentIdPrismaField = 'documentId';
 
 /**
  * `documentId`: Strapi 5's identity of an entry (docs/strapi5.md "Identity"), 24 characters

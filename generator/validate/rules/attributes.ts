@@ -9,6 +9,7 @@ import { morphToOneColumns } from '../../ir/relations.js';
 import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
+import { documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
 
 export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
@@ -67,6 +68,8 @@ function checkAttributes(
   // Strapi keeps a type's morphToOne in two columns of its table, whatever the attribute's name.
   const morphToOne = Object.entries(attributesOf(model.json)).filter(([, a]) => isPlainObject(a) && a.type === 'relation' && a.relation === 'morphToOne');
   if (kind === 'content type') {
+    // Strapi 5's identity (docs/strapi5.md "Identity"): every content type's table has it.
+    columns.set(documentIdColumn, documentIdPrismaField);
     for (const [name] of morphToOne.slice(0, 1)) for (const column of morphToOneColumns) columns.set(column, name);
     for (const [name] of morphToOne.slice(1)) {
       context.report(model, pointer('attributes', name, 'relation'), `${where(model, kind, name)}: a content type has at most one morphToOne relation: Strapi keeps it in the table's columns ${morphToOneColumns.join(' and ')}, which "${morphToOne[0]![0]}" already uses (Strapi does not start: duplicate column)`);
@@ -81,7 +84,7 @@ function checkAttributes(
       report([], 'attribute names must start with a letter and contain only letters, digits and _');
       continue;
     }
-    if (reservedAttributeNames.includes(name)) {
+    if (reservedAttributeNames.includes(name) || (kind === 'content type' && name === documentIdPrismaField)) {
       report([], `"${name}" is reserved (contentgen adds ${name} itself)`);
       continue;
     }
