@@ -25,6 +25,8 @@ export interface Database {
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** A statement without rows (INSERT, UPDATE, DELETE); resolves to the affected row count. */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
+  /** An INSERT of one row into a table keyed by an auto-increment `id`; resolves to the row's id. */
+  insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Runs `fn` in one database transaction: a failure rolls every write back. */
   transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
 }
@@ -88,11 +90,22 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
   const execute = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
     : prismaExecute;
+  // Through Prisma: RETURNING where the database has it; MySQL's LAST_INSERT_ID() is the connection's, a transaction's own.
+  const prismaInsert = async (sql: string, params: readonly unknown[]): Promise<number> => {
+    if (dialect !== 'mysql') return Number((await prismaQuery(`${sql} RETURNING "id"`, params) as Record<string, unknown>[])[0]!['id']);
+    if (!inTransaction) throw new Error('An INSERT through Prisma on MySQL/MariaDB needs a transaction to read its id.');
+    await prismaExecute(sql, params);
+    return Number((await prismaQuery('SELECT LAST_INSERT_ID() AS id', []) as Record<string, unknown>[])[0]!['id']);
+  };
+  const insert = direct
+    ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.insert(sql, params)) : prismaInsert(sql, params))
+    : prismaInsert;
   return {
     dialect,
     prisma: client,
     query: read as Database['query'],
     execute,
+    insert,
     transaction: (fn) =>
       inTransaction
         ? fn(bind(client, dialect, true, options))

@@ -42,6 +42,8 @@ export interface PreparedStatements {
   all(sql: string, params: readonly unknown[]): Row[];
   /** A statement without rows; the number of rows it changed. */
   run(sql: string, params: readonly unknown[]): number;
+  /** An INSERT of one row; the rowid it got (the `id` of an INTEGER PRIMARY KEY table). */
+  insert(sql: string, params: readonly unknown[]): number;
 }
 
 export function preparedStatements(db: SqliteConnection): PreparedStatements {
@@ -74,6 +76,9 @@ export function preparedStatements(db: SqliteConnection): PreparedStatements {
     run(sql, params) {
       return prepare(sql).run(...(params as unknown[])).changes;
     },
+    insert(sql, params) {
+      return Number(prepare(sql).run(...(params as unknown[])).lastInsertRowid);
+    },
   };
 }
 
@@ -93,6 +98,7 @@ export const sqliteTransactionStatements: TransactionConnector = (connection) =>
     accepts: (params) => plainParameters(params, true),
     query: (sql, params) => prepared.all(sql, params),
     execute: (sql, params) => prepared.run(sql, params),
+    insert: (sql, params) => prepared.insert(sql, params),
   };
 };
 

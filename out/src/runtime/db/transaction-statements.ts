@@ -28,6 +28,8 @@ export interface TransactionStatements {
   query(sql: string, params: readonly unknown[]): Row[] | Promise<Row[]>;
   /** The number of rows the statement changed. */
   execute(sql: string, params: readonly unknown[]): number | Promise<number>;
+  /** Runs an INSERT of one row into a table keyed by an auto-increment `id`: the id it got. */
+  insert(sql: string, params: readonly unknown[]): number | Promise<number>;
 }
 
 /** The statements of one transaction's driver connection; undefined when it is not one this database's driver made. */
