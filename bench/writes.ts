@@ -259,7 +259,8 @@ export interface AlternateMeasurement {
 /** A server built earlier (a kept run's `out/`), with fresh secrets and its own token. */
 function keptServer(dir: string, current: GeneratedServer): GeneratedServer {
   const other: GeneratedServer = { ...current, tempRoot: path.dirname(dir), dir, databaseFile: path.join(dir, 'data/bench.db'), emittedSha256: '', token: null };
-  other.token = createToken(other);
+  // Token names are unique: the kept build has its own run's token already.
+  other.token = createToken(other, `bench-against-${Date.now()}`);
   return other;
 }
 
