@@ -81,11 +81,11 @@ export async function buildGenerated(options: BuildGeneratedOptions): Promise<Ge
  * Creates a full-access API token with the server's own CLI when it has one (it also applies
  * the migrations). Returns null for a server without authentication.
  */
-export function createToken(server: GeneratedServer): string | null {
+export function createToken(server: GeneratedServer, name = 'bench'): string | null {
   const pkg = JSON.parse(readFileSync(path.join(server.dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   if (!pkg.scripts?.['token']) return null;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const stdout = run(npm, ['run', '--silent', 'token', '--', 'create', '--name', 'bench', '--type', 'full-access'], server.dir, server.env, 180_000);
+  const stdout = run(npm, ['run', '--silent', 'token', '--', 'create', '--name', name, '--type', 'full-access'], server.dir, server.env, 180_000);
   // The key is printed alone on the last non-empty line (hex); take the longest such line.
   const candidates = stdout.split('\n').map((l) => l.trim()).filter((l) => /^[A-Za-z0-9_-]{32,}$/.test(l));
   const token = candidates.at(-1);

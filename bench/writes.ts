@@ -14,7 +14,11 @@
  * the database server's CPU share and the statements one write runs (the `Server-Timing` header's
  * count: every statement sent to the database, Prisma's included, db/count-statements.ts), and any
  * answer that is not 200. `--profile` then CPU-profiles the server while it creates entries one at a
- * time (bench/profile.ts's summary). Writes bench/results-writes[-<db>].json.
+ * time (bench/profile.ts's summary). `--against <dir>` (SQLite) also measures another build, a
+ * folder kept by an earlier `--keep` run (its `out/`), alternately with this one: rounds of
+ * creates, updates and deletes sent one at a time to each server in turn, each server's CPU per
+ * request taken per round, so both see the same load (a shared machine's load moves a lot
+ * between runs). Writes bench/results-writes[-<db>].json.
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -240,8 +244,82 @@ async function profileCreates(server: GeneratedServer, headers: Record<string, s
   return { scenario: 'create, one at a time', seconds: round(seconds, 1), rps: round(count / seconds, 1), ...summarise(profile) };
 }
 
+/** One build's CPU per request in an alternating comparison (medians over the rounds). */
+export interface AlternateMeasurement {
+  readonly build: 'this' | 'against';
+  readonly dir: string;
+  readonly createCpuMs: number;
+  readonly updateCpuMs: number;
+  readonly deleteCpuMs: number;
+  /** Per round, create CPU ms per request: the spread shows the noise. */
+  readonly createRounds: readonly number[];
+  readonly otherCpuPercent: number;
+}
+
+/** A server built earlier (a kept run's `out/`), with fresh secrets and its own token. */
+function keptServer(dir: string, current: GeneratedServer): GeneratedServer {
+  const other: GeneratedServer = { ...current, tempRoot: path.dirname(dir), dir, databaseFile: path.join(dir, 'data/bench.db'), emittedSha256: '', token: null };
+  // Token names are unique: the kept build has its own run's token already.
+  other.token = createToken(other, `bench-against-${Date.now()}`);
+  return other;
+}
+
+async function compareAlternately(current: GeneratedServer, againstDir: string, ids: Ids, rounds: number, perRound: number): Promise<AlternateMeasurement[]> {
+  const against = keptServer(path.resolve(againstDir), current);
+  const builds = [
+    { build: 'this' as const, server: current, proc: await startGenerated(current, { name: 'generated server (this build)' }) },
+    { build: 'against' as const, server: against, proc: await startGenerated(against, { name: 'generated server (against)' }) },
+  ];
+  const cpu = builds.map(() => ({ create: [] as number[], update: [] as number[], delete: [] as number[], other: [] as number[] }));
+  try {
+    const timed = async (i: number, requests: readonly WriteRequest[]): Promise<{ ms: number; ids: number[] }> => {
+      const { proc, server } = builds[i]!;
+      const headers = authHeaders(server.token);
+      const shares = cpuShares([proc.pid]);
+      const made: number[] = [];
+      for (const request of requests) {
+        const sent = await sendWrite(proc.url, headers, request);
+        if (sent.id !== null) made.push(sent.id);
+      }
+      const measured = shares.stop();
+      cpu[i]!.other.push(measured.otherPercent);
+      return { ms: measured.serverMs / requests.length, ids: made };
+    };
+    for (let round = 0; round < rounds + 1; round++) {
+      // Round 0 warms both up; the order alternates so neither always goes first.
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const created = await timed(i, Array.from({ length: perRound }, (): WriteRequest => ({ method: 'POST', path: '/api/articles', body: articleBody(ids, false) })));
+        const updated = await timed(i, created.ids.map((id, k): WriteRequest => ({ method: 'PUT', path: `/api/articles/${id}`, body: updateBody(ids, k) })));
+        const deleted = await timed(i, created.ids.map((id): WriteRequest => ({ method: 'DELETE', path: `/api/articles/${id}` })));
+        if (round === 0) continue;
+        cpu[i]!.create.push(round3(created.ms));
+        cpu[i]!.update.push(round3(updated.ms));
+        cpu[i]!.delete.push(round3(deleted.ms));
+      }
+      if (round > 0) log(`round ${round}: create CPU ms/req this ${cpu[0]!.create.at(-1)}, against ${cpu[1]!.create.at(-1)}`);
+    }
+  } finally {
+    for (const { proc } of builds) await proc.stop();
+  }
+  const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 50);
+  return builds.map(({ build, server }, i) => ({
+    build,
+    dir: server.dir,
+    createCpuMs: median(cpu[i]!.create),
+    updateCpuMs: median(cpu[i]!.update),
+    deleteCpuMs: median(cpu[i]!.delete),
+    createRounds: cpu[i]!.create,
+    otherCpuPercent: median(cpu[i]!.other),
+  }));
+}
+const round3 = (value: number) => round(value, 3);
+
 interface Settings {
   readonly db: TestProvider;
+  /** A kept build's `out/` folder to measure alternately with this one (SQLite). */
+  readonly against?: string;
+  readonly rounds: number;
   readonly requests: number;
   readonly clients: number;
   readonly profile: boolean;
@@ -257,7 +335,16 @@ function parseArgs(argv: readonly string[]): Settings {
   const raw = (value('--db') ?? 'sqlite').toLowerCase();
   const db = (raw === 'mariadb' ? 'mysql' : raw) as TestProvider;
   if (!providers.includes(db)) throw new Error(`--db must be sqlite, postgresql or mysql (mariadb), got "${raw}"`);
-  return { db, requests: Number(value('--requests') ?? 300), clients: Number(value('--clients') ?? 10), profile: argv.includes('--profile'), keep: argv.includes('--keep') };
+  const against = value('--against');
+  return {
+    db,
+    requests: Number(value('--requests') ?? 300),
+    clients: Number(value('--clients') ?? 10),
+    profile: argv.includes('--profile'),
+    keep: argv.includes('--keep'),
+    ...(against ? { against } : {}),
+    rounds: Number(value('--rounds') ?? 8),
+  };
 }
 
 const databaseCommandNames: Record<TestProvider, readonly string[] | undefined> = { sqlite: undefined, postgresql: ['postgres'], mysql: ['mariadbd', 'mysqld'] };
@@ -308,6 +395,8 @@ async function main(): Promise<void> {
   } finally {
     await proc.stop();
   }
+  const alternate = settings.against ? await compareAlternately(server, settings.against, ids, settings.rounds, 50) : undefined;
+  if (alternate) for (const m of alternate) log(`${m.build.padEnd(7)} (${m.dir}): CPU ms/req create ${m.createCpuMs}, update ${m.updateCpuMs}, delete ${m.deleteCpuMs}; other CPU ${m.otherCpuPercent}%`);
   const profile = settings.profile ? await profileCreates(server, headers, ids, settings.requests * 3) : undefined;
   if (profile) {
     log(`profile of creates (${profile.busySeconds} s busy):`);
@@ -327,6 +416,7 @@ async function main(): Promise<void> {
     settings: { requestsPerKind: settings.requests, clients: settings.clients },
     target: { createCpuMsOnSqlite: 1.5 },
     results,
+    ...(alternate ? { alternate: { rounds: settings.rounds, writesPerRound: 50, builds: alternate } } : {}),
     ...(profile ? { profile } : {}),
   };
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);

@@ -42,6 +42,7 @@ export async function connectMariaDb(url: string, onPoolError: (error: Error) =>
         query: async (sql, params) => rowsOf(await run(conn, sql, params)),
         // A statement without rows answers { affectedRows, insertId, warningStatus }.
         execute: async (sql, params) => Number((await run(conn, sql, params) as { affectedRows?: unknown }).affectedRows ?? 0),
+        insert: async (sql, params) => Number((await run(conn, sql, params) as { insertId?: unknown }).insertId),
       };
     },
     reader: {

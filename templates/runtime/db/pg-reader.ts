@@ -63,6 +63,7 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
         accepts: (params) => plainParameters(params, false),
         query: async (sql, params) => (await run(client, sql, params)).rows,
         execute: async (sql, params) => (await run(client, sql, params)).rowCount ?? 0,
+        insert: async (sql, params) => Number((await run(client, `${sql} RETURNING "id"`, params)).rows[0]!['id']),
       };
     },
     reader: {

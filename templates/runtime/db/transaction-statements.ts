@@ -17,7 +17,7 @@
  * everything when the connection is unknown (another adapter version).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { wrap } from './count-statements.js';
 import type { Row } from './reader.js';
 
@@ -27,6 +27,8 @@ export interface TransactionStatements {
   query(sql: string, params: readonly unknown[]): Row[] | Promise<Row[]>;
   /** The number of rows the statement changed. */
   execute(sql: string, params: readonly unknown[]): number | Promise<number>;
+  /** Runs an INSERT of one row into a table keyed by an auto-increment `id`: the id it got. */
+  insert(sql: string, params: readonly unknown[]): number | Promise<number>;
 }
 
 /** The statements of one transaction's driver connection; undefined when it is not one this database's driver made. */
@@ -44,11 +46,29 @@ export function transactionConnection(): unknown {
   return scope.getStore()?.connection;
 }
 
-/** The factory, its adapters noting each transaction's connection in the scope that opened it. */
-export function recordingTransactions<F extends SqlDriverAdapterFactory>(factory: F): F {
+/**
+ * A write transaction opened on the driver's connection without Prisma's transaction machinery
+ * (SQLite: db/sqlite-reader.ts `openSqliteTransaction`). The database seam sends its
+ * statements, COMMIT or ROLLBACK included, on `connection`, then calls `release`.
+ */
+export interface DirectTransaction {
+  readonly connection: unknown;
+  /** Gives the connection back (after COMMIT or ROLLBACK), to the next transaction waiting for it. */
+  release(): Promise<void>;
+}
+
+/** Opens a direct transaction; undefined when it cannot (Prisma has not connected yet): the seam then uses Prisma's. */
+export type DirectTransactionOpener = () => Promise<DirectTransaction | undefined>;
+
+/**
+ * The factory, its adapters noting each transaction's connection in the scope that opened it;
+ * `connected` is told each adapter Prisma connects.
+ */
+export function recordingTransactions<F extends SqlDriverAdapterFactory>(factory: F, connected?: (adapter: SqlDriverAdapter) => void): F {
   return wrap(factory, {
     connect: (connect: F['connect']) => async () => {
       const adapter = await connect.call(factory);
+      connected?.(adapter);
       return wrap(adapter, {
         startTransaction: (start: typeof adapter.startTransaction) => async (isolation?: Parameters<typeof adapter.startTransaction>[0]) => {
           const transaction = await start.call(adapter, isolation);

@@ -5,14 +5,14 @@
  * MySQL/MariaDB both use one pool; on SQLite the reader is a second, read-only connection
  * to the file (an in-memory database has only Prisma's).
  */
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { countingAdapterFactory } from './count-statements.js';
 import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
-import { openSqliteReader, sqliteTransactionStatements } from './sqlite-reader.js';
-import { recordingTransactions, type TransactionConnector } from './transaction-statements.js';
+import { openSqliteReader, openSqliteTransaction, sqliteTransactionStatements } from './sqlite-reader.js';
+import { recordingTransactions, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -23,6 +23,8 @@ export interface DatabaseConnection {
   openReader(): Promise<Reader | undefined>;
   /** A write transaction's raw statements on its own connection directly (db/transaction-statements.ts). */
   readonly transactionStatements: TransactionConnector;
+  /** Write transactions without Prisma's (SQLite). */
+  readonly openTransaction?: DirectTransactionOpener;
 }
 
 export interface ConnectOptions {
@@ -36,7 +38,11 @@ export interface ConnectOptions {
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
   const connection = await connectDriver(url, options);
-  return { ...connection, adapterFactory: countingAdapterFactory(recordingTransactions(connection.adapterFactory)) };
+  // The adapter Prisma connected last (it connects on its first query, and again after a disconnect).
+  let adapter: SqlDriverAdapter | undefined;
+  const adapterFactory = countingAdapterFactory(recordingTransactions(connection.adapterFactory, (connected) => (adapter = connected)));
+  if (providerFromUrl(url) !== 'sqlite') return { ...connection, adapterFactory };
+  return { ...connection, adapterFactory, openTransaction: async () => (adapter ? openSqliteTransaction(adapter) : undefined) };
 }
 
 async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {

@@ -7,7 +7,7 @@
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
-import { inTransactionScope, transactionConnection, type TransactionConnector } from './transaction-statements.js';
+import { inTransactionScope, transactionConnection, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
@@ -25,6 +25,8 @@ export interface Database {
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** A statement without rows (INSERT, UPDATE, DELETE); resolves to the affected row count. */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
+  /** An INSERT of one row into a table keyed by an auto-increment `id`; resolves to the row's id. */
+  insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Runs `fn` in one database transaction: a failure rolls every write back. */
   transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
 }
@@ -41,6 +43,11 @@ export interface DatabaseOptions {
   readonly unreachable?: () => boolean;
   /** Runs a write transaction's raw statements on its connection directly (db/transaction-statements.ts). */
   readonly transactionStatements?: TransactionConnector;
+  /**
+   * Opens write transactions on the driver's connection, without Prisma's transaction
+   * machinery (SQLite); their statements then all go through `transactionStatements`.
+   */
+  readonly openTransaction?: DirectTransactionOpener;
 }
 
 export interface StatementLog {
@@ -58,7 +65,12 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
   return bind(prisma, dialect, false, options);
 }
 
-function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions): Database {
+/**
+ * `client`: the Prisma client, or a Prisma transaction's client. `connection`: the driver
+ * connection of the transaction `inTransaction` says this is in (noted by the adapter for
+ * Prisma's transactions, db/transaction-statements.ts; the direct transaction's own).
+ */
+function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions, connection: unknown = inTransaction ? transactionConnection() : undefined): Database {
   const { reader, log, unreachable } = options;
   const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> => {
     if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
@@ -75,8 +87,7 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
     // Prisma's statements are counted by its driver adapter (db/count-statements.ts), the typed delegates' too.
     return via === 'prisma' ? logged() : measureQuery(logged);
   };
-  // Inside a transaction every statement must see its uncommitted writes: Prisma's connection.
-  const connection = inTransaction ? transactionConnection() : undefined;
+  // Inside a transaction every statement must see its uncommitted writes: the transaction's connection.
   const direct = connection === undefined ? undefined : options.transactionStatements?.(connection);
   const prismaQuery = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
   const prismaExecute = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
@@ -88,18 +99,54 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
   const execute = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
     : prismaExecute;
+  // Through Prisma: RETURNING where the database has it; MySQL's LAST_INSERT_ID() is the connection's, a transaction's own.
+  const prismaInsert = async (sql: string, params: readonly unknown[]): Promise<number> => {
+    if (dialect !== 'mysql') return Number((await prismaQuery(`${sql} RETURNING "id"`, params) as Record<string, unknown>[])[0]!['id']);
+    if (!inTransaction) throw new Error('An INSERT through Prisma on MySQL/MariaDB needs a transaction to read its id.');
+    await prismaExecute(sql, params);
+    return Number((await prismaQuery('SELECT LAST_INSERT_ID() AS id', []) as Record<string, unknown>[])[0]!['id']);
+  };
+  const insert = direct
+    ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.insert(sql, params)) : prismaInsert(sql, params))
+    : prismaInsert;
   return {
     dialect,
     prisma: client,
     query: read as Database['query'],
     execute,
+    insert,
     transaction: (fn) =>
       inTransaction
-        ? fn(bind(client, dialect, true, options))
+        ? fn(bind(client, dialect, true, options, connection))
         : unreachable?.()
           ? Promise.reject(new DatabaseUnreachableError())
-          : withConflictRetries(() => inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions))),
+          : withConflictRetries(async () => {
+              const opened = options.openTransaction ? await options.openTransaction() : undefined;
+              if (opened) return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on), fn);
+              return inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions));
+            }),
   };
+}
+
+/**
+ * `fn` in a transaction opened on the driver's connection (db/transaction-statements.ts
+ * DirectTransaction): COMMIT when it resolves, ROLLBACK when it or the COMMIT fails, as
+ * Prisma's `$transaction` does. The Prisma client stays `db.prisma` in it: on SQLite its
+ * queries outside transactions run on the same connection, so inside this one.
+ */
+async function runDirectTransaction<R>(opened: DirectTransaction, bound: (connection: unknown) => Database, fn: (db: Database) => Promise<R>): Promise<R> {
+  const tx = bound(opened.connection);
+  try {
+    const result = await fn(tx);
+    await tx.execute('COMMIT', []);
+    return result;
+  } catch (error) {
+    // The database may have ended the transaction itself (some SQLite errors do): nothing to roll back then.
+    await tx.execute('ROLLBACK', []).catch(() => undefined);
+    throw error;
+  } finally {
+    await opened.release();
+  }
 }
 
 /** A statement log line for stderr: duration, connection, SQL on one line, parameters as JSON. */

@@ -78,7 +78,7 @@ export interface MariaDbModule {
 /** A prepared statement of `better-sqlite3`. */
 export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number };
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
   safeIntegers(toggle?: boolean): this;
 }
 

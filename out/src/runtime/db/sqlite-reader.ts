@@ -12,7 +12,8 @@
  */
 import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
 import type { Reader, Row } from './reader.js';
-import { plainParameters, type TransactionConnector } from './transaction-statements.js';
+import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
+import { plainParameters, type DirectTransaction, type TransactionConnector } from './transaction-statements.js';
 
 export interface SqliteReader extends Reader {
   query(sql: string, params: readonly unknown[]): Row[];
@@ -42,6 +43,8 @@ export interface PreparedStatements {
   all(sql: string, params: readonly unknown[]): Row[];
   /** A statement without rows; the number of rows it changed. */
   run(sql: string, params: readonly unknown[]): number;
+  /** An INSERT of one row; the rowid it got (the `id` of an INTEGER PRIMARY KEY table). */
+  insert(sql: string, params: readonly unknown[]): number;
 }
 
 export function preparedStatements(db: SqliteConnection): PreparedStatements {
@@ -74,6 +77,9 @@ export function preparedStatements(db: SqliteConnection): PreparedStatements {
     run(sql, params) {
       return prepare(sql).run(...(params as unknown[])).changes;
     },
+    insert(sql, params) {
+      return Number(prepare(sql).run(...(params as unknown[])).lastInsertRowid);
+    },
   };
 }
 
@@ -93,8 +99,30 @@ export const sqliteTransactionStatements: TransactionConnector = (connection) =>
     accepts: (params) => plainParameters(params, true),
     query: (sql, params) => prepared.all(sql, params),
     execute: (sql, params) => prepared.run(sql, params),
+    insert: (sql, params) => prepared.insert(sql, params),
   };
 };
+
+/**
+ * A write transaction on Prisma's SQLite connection without Prisma's transaction machinery
+ * (its transaction manager, timers and the COMMIT through its query pipeline cost a create
+ * more CPU than its statements, issue 29). The adapter's own `startTransaction` opens it: it
+ * takes the adapter's lock on its one connection, so Prisma's transactions and these wait for
+ * each other, and sends BEGIN. The seam then runs every statement on that connection, and
+ * COMMIT or ROLLBACK; `release` gives the lock back. Prisma's queries outside transactions
+ * (typed delegates some writers still call on `db.prisma`) run on the same connection, so
+ * inside this transaction, as they did inside Prisma's.
+ */
+export async function openSqliteTransaction(adapter: SqlDriverAdapter): Promise<DirectTransaction | undefined> {
+  const transaction = await adapter.startTransaction();
+  const client = (transaction as unknown as { client?: unknown }).client;
+  if (!client || typeof (client as SqliteConnection).prepare !== 'function') {
+    // Another adapter version: undo the BEGIN and let Prisma run the transaction.
+    await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] }).finally(() => transaction.rollback());
+    return undefined;
+  }
+  return { connection: client, release: () => transaction.commit() };
+}
 
 /**
  * WAL journal mode: readers and the writer stop blocking each other (a long list no longer

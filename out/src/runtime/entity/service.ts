@@ -5,7 +5,6 @@
  * bounded number of statements; writes validate everything first, then run in one
  * transaction (entry row, link rows, component JSON), so a failure leaves nothing behind.
  */
-import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
@@ -21,7 +20,9 @@ import { lifecycleModel, withLifecycle, type LifecycleModel, type Lifecycles } f
 import { NestedValidationError, prepareNestedValue } from './components.js';
 import { assignComponentIds } from './component-ids.js';
 import { assertUniqueAttributes, rethrowUniqueViolation } from './unique.js';
-import { assertDataPayload, pickNonScalarInput, prepareWriteData, prismaJson } from './input.js';
+import { deleteEntryRow, insertEntryRow, updateEntryRow } from './entry-row.js';
+import { parseStoredJson } from './component-holders.js';
+import { assertDataPayload, pickNonScalarInput, prepareWriteData } from './input.js';
 import { assertTargetsExist, parseRelationInput, referencedIds, writeLinks, type LinkField, type RelationInput } from './relations.js';
 import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
@@ -171,13 +172,13 @@ export class EntityService {
       withLifecycle(this.options.lifecycles, this.model, 'create', { data: input, query }, async (params) => {
         const write = await this.prepareWrite(tx, assertDataPayload({ data: params.data }), 'create', now, null, false, options?.publish);
         await assertUniqueAttributes(tx, this.meta, write.data, null);
-        const created = await this.delegate(tx)
-          .create({ data: { ...write.data, documentId: options?.documentId ?? newDocumentId(), createdAt: now, updatedAt: now }, select: { id: true } })
-          .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
-        for (const [field, relationInput] of write.links) await writeLinks(tx, field, created.id, relationInput, true);
-        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, created.id, morphInput, true);
-        const answer = (await this.readOne(created.id, params.query, access, tx))!;
-        await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(created.id, params.query, answer, tx));
+        const id = await insertEntryRow(tx, this.meta, { ...write.data, documentId: options?.documentId ?? newDocumentId(), createdAt: now, updatedAt: now }).catch((err: unknown) =>
+          rethrowUniqueViolation(this.meta, err),
+        );
+        for (const [field, relationInput] of write.links) await writeLinks(tx, field, id, relationInput, true);
+        for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, id, morphInput, true);
+        const answer = (await this.readOne(id, params.query, access, tx))!;
+        await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(id, params.query, answer, tx));
         return answer;
       }),
     ));
@@ -198,9 +199,7 @@ export class EntityService {
         const isDraft = this.meta.draftAndPublish && stored.publishedAt === null && !(data.publishedAt != null);
         const write = await this.prepareWrite(tx, data, 'update', new Date(), stored, isDraft);
         await assertUniqueAttributes(tx, this.meta, write.data, entryId);
-        await this.delegate(tx)
-          .update({ where: { id: entryId }, data: { ...write.data, updatedAt: new Date() }, select: { id: true } })
-          .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
+        await updateEntryRow(tx, this.meta, entryId, { ...write.data, updatedAt: new Date() }).catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
         for (const [field, relationInput] of write.links) await writeLinks(tx, field, entryId, relationInput);
         for (const [field, morphInput] of write.morphs) await writeMorph(tx, this.options.registry, this.meta, field, entryId, morphInput, false);
         const answer = (await this.readOne(entryId, params.query, access, tx))!;
@@ -227,7 +226,7 @@ export class EntityService {
           await tx.execute(compiled.sql, compiled.params);
         }
         await deleteMorphLinks(tx, this.options.registry, this.meta, entry.id);
-        await this.delegate(tx).delete({ where: { id: entry.id }, select: { id: true } });
+        await deleteEntryRow(tx, this.meta, entry.id);
         return entry;
       });
     }));
@@ -313,7 +312,7 @@ export class EntityService {
     const issues: ValidationIssue[] = [];
     let data: Record<string, unknown> = {};
     try {
-      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, jsonNull: DbNull, jsonValue: prismaJson, isDraft, ...(publish === undefined ? {} : { publish }) });
+      data = await prepareWriteData(this.meta, input, { mode, hashPassword: this.options.hashPassword, now, isDraft, ...(publish === undefined ? {} : { publish }) });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       issues.push(...issuesOf(err));
@@ -355,7 +354,7 @@ export class EntityService {
     }
     if (issues.length > 0) throw validationErrors(issues);
     await assignComponentIds(tx, this.options.registry, fresh);
-    for (const [name, json] of componentValues) data[name] = json === null ? DbNull : prismaJson(json);
+    for (const [name, json] of componentValues) data[name] = json;
     return { data, links, morphs };
   }
 
@@ -369,12 +368,21 @@ export class EntityService {
 
   /** What update needs of the stored entry: that it exists, whether it is a draft, and the component values it replaces. */
   private async storedForUpdate(db: Database, id: number, input: Record<string, unknown>): Promise<Record<string, unknown> | null> {
-    const select: Record<string, true> = { id: true };
-    if (this.meta.draftAndPublish) select.publishedAt = true;
+    const sql = new SqlBuilder(db.dialect);
+    const columns = [`${sql.ident('id')} AS ${sql.ident('id')}`];
+    const nested: string[] = [];
     for (const field of Object.values(this.meta.fields) as FieldMeta[]) {
-      if ((field.kind === 'component' || field.kind === 'dynamiczone') && input[field.name] !== undefined) select[field.name] = true;
+      const stored = (field.kind === 'scalar' && field.name === 'publishedAt' && this.meta.draftAndPublish) || ((field.kind === 'component' || field.kind === 'dynamiczone') && input[field.name] !== undefined);
+      if (!stored) continue;
+      columns.push(`${sql.ident((field as { column: string }).column)} AS ${sql.ident(field.name)}`);
+      if (field.kind !== 'scalar') nested.push(field.name);
     }
-    return this.delegate(db).findUnique({ where: { id }, select });
+    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(this.meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)}`);
+    const [row] = await db.query(compiled.sql, compiled.params);
+    if (!row) return null;
+    // JSON columns come back as text on SQLite and MySQL/MariaDB, parsed on PostgreSQL: the component writer takes values.
+    for (const name of nested) row[name] = parseStoredJson(row[name]);
+    return row;
   }
 
   /** Whether a read sees published entries only: a live read of a draft-and-publish type. */

@@ -27,6 +27,7 @@ function database(dialect: Dialect, connection: Connection, transaction: <R>(fn:
     prisma: {},
     query: <T>(sql: string, params: readonly unknown[]) => c.all(sql, params) as Promise<T[]>,
     execute: (sql: string, params: readonly unknown[]) => c.run(sql, params),
+    insert: () => Promise.reject(new Error('the limiter inserts no keyed rows')),
     transaction: (fn) => transaction((tx) => fn(bind(tx))),
   });
   return bind(connection);
