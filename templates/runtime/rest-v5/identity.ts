@@ -24,7 +24,7 @@ export function documentNotFound(documentId: unknown, locale: string | null = nu
 /** The locale a request reads or writes a document of `meta` in: null for a type without locales. */
 export function localeOf(registry: Registry, meta: ContentTypeMeta, locale: unknown): string | null {
   if (!meta.localized) return null;
-  if (locale === 'all') return null;
+  if (locale === '*') return null;
   return typeof locale === 'string' && locale ? locale : i18nOf(registry).defaultLocale;
 }
 
@@ -32,6 +32,23 @@ export function localeOf(registry: Registry, meta: ContentTypeMeta, locale: unkn
 export function findDocument(db: Database, meta: ContentTypeMeta, documentId: unknown, locale: string | null): Promise<number | null> {
   if (typeof documentId !== 'string' || !documentId) return Promise.resolve(null);
   return findEntryIdByDocumentId(db, meta, documentId, locale);
+}
+
+/** Every row of document `documentId` (all its locales), by id. */
+export async function rowsOfDocument(db: Database, meta: ContentTypeMeta, documentId: unknown): Promise<number[]> {
+  if (typeof documentId !== 'string' || !documentId) return [];
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${sql.ident(documentIdColumn)} = ${sql.param(documentId)} ORDER BY ${sql.ident('id')}`);
+  return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
+}
+
+/** The first row (by id) of a single type, in `locale` (null: any). */
+export async function firstRow(db: Database, meta: ContentTypeMeta, locale: string | null): Promise<number | null> {
+  const sql = new SqlBuilder(db.dialect);
+  const where = meta.localized && locale !== null ? ` WHERE ${sql.ident('locale')} = ${sql.param(locale)}` : '';
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)}${where} ORDER BY ${sql.ident('id')} LIMIT 1`);
+  const [row] = await db.query<{ id: unknown }>(compiled.sql, compiled.params);
+  return row === undefined ? null : Number(row.id);
 }
 
 /**
@@ -82,6 +99,13 @@ export async function documentIdFilter(db: Database, meta: ContentTypeMeta, cond
  */
 export class DocumentIds {
   private readonly wanted = new Map<ContentTypeMeta, Map<number, Record<string, unknown>[]>>();
+  private readonly before = new Map<ContentTypeMeta, Map<number, string>>();
+
+  /** Reads the documentIds of rows about to be deleted (an answer of a delete names its entry). */
+  async remember(db: Database, meta: ContentTypeMeta, ids: readonly number[]): Promise<void> {
+    const found = await documentIdsOf(db, meta, ids);
+    this.before.set(meta, new Map([...(this.before.get(meta) ?? []), ...found]));
+  }
 
   /** `target.documentId` is to be entry `id` of `meta`'s. */
   want(meta: ContentTypeMeta, id: number, target: Record<string, unknown>): void {
@@ -96,7 +120,7 @@ export class DocumentIds {
     for (const [meta, byId] of this.wanted) {
       for (const ids of batches([...byId.keys()])) {
         const found = await documentIdsOf(db, meta, ids);
-        for (const id of ids) for (const target of byId.get(id)!) target.documentId = found.get(id) ?? null;
+        for (const id of ids) for (const target of byId.get(id)!) target.documentId = found.get(id) ?? this.before.get(meta)?.get(id) ?? null;
       }
     }
     this.wanted.clear();

@@ -26,8 +26,7 @@ const kinds = [
 ] as const;
 
 /** A plugin answer with the v5 keys added to every user, role, file and locale in it (their stored documentIds). */
-export async function pluginAnswer(db: Database, registry: Registry, value: unknown): Promise<unknown> {
-  const documentIds = new DocumentIds();
+export async function pluginAnswer(db: Database, registry: Registry, value: unknown, documentIds = new DocumentIds()): Promise<unknown> {
   const out = withV5Keys(registry, documentIds, value, true);
   await documentIds.fill(db);
   return out;
@@ -73,9 +72,18 @@ function refuseUnknownRegisterKeys(core: PluginCore): Koa.Middleware {
 /** Registers the plugins' routes on the v5 router. */
 export function registerPluginRoutes(router: Router<any, any>, core: PluginCore, serviceFor: (meta: ContentTypeMeta) => EntityService): void {
   const { auth } = core;
+  // A delete answers the entry it deleted: its documentId is read before.
+  const beforeDelete = async (ctx: Koa.Context, meta: ContentTypeMeta | undefined): Promise<DocumentIds> => {
+    const documentIds = new DocumentIds();
+    const id = Number(ctx.params?.id);
+    if (meta && ctx.method === 'DELETE' && Number.isSafeInteger(id)) await documentIds.remember(core.db, meta, [id]);
+    return documentIds;
+  };
+  const users = core.registry.contentTypes.get('plugin::users-permissions.user');
   const reshape: Koa.Middleware = async (ctx, next) => {
+    const documentIds = await beforeDelete(ctx, ctx.path.includes('/users/') ? users : undefined);
     await next();
-    if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body);
+    if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body, documentIds);
   };
   const v5Errors: Koa.Middleware = async (ctx, next) => {
     await next().catch((err: unknown) => {
@@ -97,9 +105,10 @@ export function registerPluginRoutes(router: Router<any, any>, core: PluginCore,
         const caller = ctx.state.auth as { can(action: string): boolean };
         ctx.state.access = { canFind: (uid: string) => caller.can(findActionOf(uid)) };
         if (core.upload) ctx.state.entryFiles = core.upload.entryFiles;
+        const documentIds = await beforeDelete(ctx, route.meta);
         const answer = await route.handler(ctx as never);
         if (answer !== undefined) ctx.body = answer;
-        if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body);
+        if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body, documentIds);
         // Strapi 5's upload answers a new file 201 (an update of one, `?id=`, 200).
         if (route.meta.uid === 'plugin::upload.file' && route.method === 'POST' && ctx.query.id === undefined && ctx.status === 200) ctx.status = 201;
       },

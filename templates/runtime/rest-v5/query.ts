@@ -51,12 +51,25 @@ export class QueryTranslator {
     const { status: _status, publicationState: _state, publicationFilter, hasPublishedVersion, ...rest } = query;
     const out: Query = await this.node(db, meta.fields, meta.uid, rest);
     if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';
+    if (meta.localized) this.locale(query, out);
     const filter = publicationFilterOf(publicationFilter, hasPublishedVersion);
     if (filter !== undefined && meta.draftAndPublish) {
       const condition = publicationCondition(filter, statusOf(query));
       out.filters = out.filters === undefined ? condition : { $and: [out.filters, condition] };
     }
     return out;
+  }
+
+  /**
+   * Strapi 5's `locale`: `*` is every locale (v4's `all`), `all` a code no locale has; a
+   * request without one that filters on `locale` reads every locale (the filter picks).
+   */
+  private locale(query: Query, out: Query): void {
+    if (query.locale === '*') out.locale = 'all';
+    else if (query.locale === 'all') {
+      const none = { id: { $eq: 0 } };
+      out.filters = out.filters === undefined ? none : { $and: [out.filters, none] };
+    } else if (query.locale === undefined && isBag(query.filters) && 'locale' in query.filters) out.locale = 'all';
   }
 
   /** filters/sort/fields/populate of one level (the query, or a populated relation's). */

@@ -11,7 +11,7 @@ import { NotFoundError } from '../errors.js';
 import type { ContentTypeMeta, Registry } from '../meta.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Entry } from '../rest/transform.js';
-import { findDocument, localeOf } from './identity.js';
+import { findDocument, firstRow, localeOf, rowsOfDocument } from './identity.js';
 import type { InputTranslator } from './input.js';
 import { statusOf, type QueryTranslator } from './query.js';
 import type { FlatEntry, Shaper } from './shape.js';
@@ -81,6 +81,13 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         return single(await shape(first.data[0]));
       }),
       route('PUT', path, 'update', async (ctx) => {
+        const locale = localeOf(v5.registry, meta, query(ctx).locale);
+        const other = meta.localized && locale !== null && (await firstRow(v5.db, meta, locale)) === null ? await firstRow(v5.db, meta, null) : null;
+        if (other !== null) {
+          // A locale the document does not have yet: a new localization of it, sharing its documentId.
+          const { input, v4 } = await write(ctx, 'create');
+          return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access)));
+        }
         const { input, v4 } = await write(ctx, 'update');
         return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
       }),
@@ -119,8 +126,10 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
       return single(await shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
-      const id = await rowOf(ctx, query(ctx));
-      if (id !== null) await ctx.state.service.delete(id, {}, ctx.state.access).catch(ignoreNotFound);
+      const q = query(ctx);
+      // `locale=*`: every locale of the document.
+      const ids = meta.localized && q.locale === '*' ? await rowsOfDocument(v5.db, meta, ctx.params.documentId) : [await rowOf(ctx, q)];
+      for (const id of ids) if (id !== null) await ctx.state.service.delete(id, {}, ctx.state.access).catch(ignoreNotFound);
       return noContent;
     }),
   ];
