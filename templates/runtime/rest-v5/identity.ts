@@ -1,61 +1,128 @@
 /**
- * Documents of the v5 dialect: the documentId an entry answers with, and the row a documentId
- * names. The only module of rest-v5 that knows how documentIds are stored, so the stored
- * `document_id` column (#30 item 1) replaces this in one place.
+ * Documents of the v5 dialect: the stored documentId (column `document_id`, docs/strapi5.md
+ * "Identity") an entry answers with, and the row a documentId names. The one module of rest-v5
+ * that reads the column; the planner does not know it (it is not in the type's metadata, so v4
+ * never sees it), so answers are filled after shaping with one lookup per type, and a filter on
+ * documentId becomes a filter on the row ids the column matches.
  *
- * Until then a documentId is derived from the row: 24 characters of `[a-z0-9]` starting with
- * a letter, as Strapi 5's cuid2 ids are: `d`, three characters naming the type, the row id in
- * base 36 padded to 20. Reading it back checks the type and that the row exists.
+ * All locales of a document share its documentId: a localized type's row is (documentId,
+ * locale), the locale being the request's (`?locale=`), else the default one.
  */
 import type { Database } from '../db/database.js';
+import { documentIdColumn, documentIdsOf, findEntryIdByDocumentId } from '../entity/document-id.js';
 import { ValidationError } from '../errors.js';
-import type { ContentTypeMeta } from '../meta.js';
+import { i18nOf } from '../i18n/service.js';
+import type { ContentTypeMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import { compileFilters } from '../query/filters.js';
 import { batches, SqlBuilder } from '../query/sql.js';
-
-const idWidth = 20;
-
-function typeTag(uid: string): string {
-  let hash = 0;
-  for (const char of uid) hash = (hash * 31 + char.charCodeAt(0)) % 46_656; // 36^3
-  return hash.toString(36).padStart(3, '0');
-}
-
-/** The documentId of entry `id` of type `uid` (or the one it answered with, once stored). */
-export function documentIdOf(uid: string, id: number, stored?: unknown): string {
-  if (typeof stored === 'string' && stored) return stored;
-  return `d${typeTag(uid)}${id.toString(36).padStart(idWidth, '0')}`;
-}
-
-/** The row id a documentId of type `uid` encodes, or null when it is none of that type's. */
-export function rowIdOf(uid: string, documentId: unknown): number | null {
-  if (typeof documentId !== 'string' || documentId.length !== 24 || !documentId.startsWith(`d${typeTag(uid)}`)) return null;
-  const id = parseInt(documentId.slice(4), 36);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /** Strapi 5's error for a documentId that names nothing (relation targets, position pivots). */
 export function documentNotFound(documentId: unknown, locale: string | null = null): ValidationError {
   return new ValidationError(`Document with id "${String(documentId)}", locale "${String(locale)}" not found`);
 }
 
+/** The locale a request reads or writes a document of `meta` in: null for a type without locales. */
+export function localeOf(registry: Registry, meta: ContentTypeMeta, locale: unknown): string | null {
+  if (!meta.localized) return null;
+  if (locale === '*') return null;
+  return typeof locale === 'string' && locale ? locale : i18nOf(registry).defaultLocale;
+}
+
+/** The row id of document `documentId` in `locale` (null: any locale, the first by id), or null. */
+export function findDocument(db: Database, meta: ContentTypeMeta, documentId: unknown, locale: string | null): Promise<number | null> {
+  if (typeof documentId !== 'string' || !documentId) return Promise.resolve(null);
+  return findEntryIdByDocumentId(db, meta, documentId, locale);
+}
+
+/** Every row of document `documentId` (all its locales), by id. */
+export async function rowsOfDocument(db: Database, meta: ContentTypeMeta, documentId: unknown): Promise<number[]> {
+  if (typeof documentId !== 'string' || !documentId) return [];
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${sql.ident(documentIdColumn)} = ${sql.param(documentId)} ORDER BY ${sql.ident('id')}`);
+  return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
+}
+
+/** The first row (by id) of a single type, in `locale` (null: any). */
+export async function firstRow(db: Database, meta: ContentTypeMeta, locale: string | null): Promise<number | null> {
+  const sql = new SqlBuilder(db.dialect);
+  const where = meta.localized && locale !== null ? ` WHERE ${sql.ident('locale')} = ${sql.param(locale)}` : '';
+  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)}${where} ORDER BY ${sql.ident('id')} LIMIT 1`);
+  const [row] = await db.query<{ id: unknown }>(compiled.sql, compiled.params);
+  return row === undefined ? null : Number(row.id);
+}
+
 /**
- * The row ids of the given documentIds of `meta` that exist: a map from documentId to id.
- * Missing documents are absent from the map.
+ * The row ids of the given documentIds of `meta` in `locale` (null or a type without locales:
+ * the first row by id): a map from documentId to id. Missing documents are absent from the map.
  */
-export async function findDocuments(db: Database, meta: ContentTypeMeta, documentIds: readonly string[]): Promise<Map<string, number>> {
+export async function findDocuments(db: Database, meta: ContentTypeMeta, documentIds: readonly string[], locale: string | null): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  const wanted = new Map<number, string>();
-  for (const documentId of documentIds) {
-    const id = rowIdOf(meta.uid, documentId);
-    if (id !== null) wanted.set(id, documentId);
-  }
-  for (const ids of batches([...wanted.keys()])) {
+  for (const batch of batches([...new Set(documentIds)])) {
     const sql = new SqlBuilder(db.dialect);
-    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} IN (${ids.map((id) => sql.param(id)).join(', ')})`);
-    for (const row of await db.query<{ id: unknown }>(compiled.sql, compiled.params)) {
-      const id = Number(row.id);
-      found.set(wanted.get(id)!, id);
+    let where = `${sql.ident(documentIdColumn)} IN (${batch.map((d) => sql.param(d)).join(', ')})`;
+    if (meta.localized && locale !== null) where += ` AND ${sql.ident('locale')} = ${sql.param(locale)}`;
+    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id, ${sql.ident(documentIdColumn)} AS document_id FROM ${sql.ident(meta.table)} WHERE ${where} ORDER BY ${sql.ident('id')}`);
+    for (const row of await db.query<{ id: unknown; document_id: string }>(compiled.sql, compiled.params)) {
+      if (!found.has(row.document_id)) found.set(row.document_id, Number(row.id));
     }
   }
   return found;
+}
+
+const documentIdField: ScalarFieldMeta = { kind: 'scalar', name: 'documentId', type: 'string', column: documentIdColumn, prismaField: 'documentId', writable: false };
+
+/** Beyond this many matching rows a documentId filter names the rows it leaves out instead. */
+const listedRows = 500;
+
+/**
+ * A `filters[documentId]` condition (any operator) of `meta` as a condition on row ids: the
+ * planner's own operators compile it on the column, and the rows it matches (or, when most
+ * rows match, the ones it does not) become `{ $in | $notIn: ids }`.
+ */
+export async function documentIdFilter(db: Database, meta: ContentTypeMeta, condition: unknown): Promise<Record<string, unknown>> {
+  const column = { ...meta, fields: { documentId: documentIdField } } as ContentTypeMeta;
+  const idsWhere = async (negate: boolean, limit?: number): Promise<number[]> => {
+    const sql = new SqlBuilder(db.dialect);
+    const where = compileFilters(column, { documentId: condition }, sql) ?? '1 = 1';
+    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${negate ? `NOT (${where})` : where} ORDER BY ${sql.ident('id')}${limit === undefined ? '' : ` LIMIT ${limit}`}`);
+    return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
+  };
+  const matching = await idsWhere(false, listedRows + 1);
+  if (matching.length <= listedRows) return { $in: matching.length ? matching : [0] };
+  const others = await idsWhere(true);
+  return { $notIn: others.length ? others : [0] };
+}
+
+/**
+ * The documentIds an answer carries, filled in once it is shaped: each entry is noted with its
+ * type and row id while shaping, and `fill` asks the column once per type (in batches).
+ */
+export class DocumentIds {
+  private readonly wanted = new Map<ContentTypeMeta, Map<number, Record<string, unknown>[]>>();
+  private readonly before = new Map<ContentTypeMeta, Map<number, string>>();
+
+  /** Reads the documentIds of rows about to be deleted (an answer of a delete names its entry). */
+  async remember(db: Database, meta: ContentTypeMeta, ids: readonly number[]): Promise<void> {
+    const found = await documentIdsOf(db, meta, ids);
+    this.before.set(meta, new Map([...(this.before.get(meta) ?? []), ...found]));
+  }
+
+  /** `target.documentId` is to be entry `id` of `meta`'s. */
+  want(meta: ContentTypeMeta, id: number, target: Record<string, unknown>): void {
+    let byId = this.wanted.get(meta);
+    if (!byId) this.wanted.set(meta, (byId = new Map()));
+    let targets = byId.get(id);
+    if (!targets) byId.set(id, (targets = []));
+    targets.push(target);
+  }
+
+  async fill(db: Database): Promise<void> {
+    for (const [meta, byId] of this.wanted) {
+      for (const ids of batches([...byId.keys()])) {
+        const found = await documentIdsOf(db, meta, ids);
+        for (const id of ids) for (const target of byId.get(id)!) target.documentId = found.get(id) ?? this.before.get(meta)?.get(id) ?? null;
+      }
+    }
+    this.wanted.clear();
+  }
 }

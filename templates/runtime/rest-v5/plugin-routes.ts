@@ -10,7 +10,9 @@ import type Koa from 'koa';
 import { findActionOf, type Route } from '../rest/routes.js';
 import type { PluginCore } from '../plugin.js';
 import { i18nRoutes } from '../i18n/locales.js';
-import { documentIdOf } from './identity.js';
+import { DocumentIds } from './identity.js';
+import type { Registry } from '../meta.js';
+import type { Database } from '../db/database.js';
 import { withFailedValues } from './errors.js';
 import { ValidationError } from '../errors.js';
 import type { EntityService } from '../entity/service.js';
@@ -23,17 +25,27 @@ const kinds = [
   { uid: 'plugin::i18n.locale', is: (o: Record<string, unknown>) => 'code' in o && 'isDefault' in o },
 ] as const;
 
-/** A plugin answer with the v5 keys added to every user, role, file and locale in it. */
-export function pluginAnswer(value: unknown, top = true): unknown {
-  if (Array.isArray(value)) return value.map((v) => pluginAnswer(v, top));
+/** A plugin answer with the v5 keys added to every user, role, file and locale in it (their stored documentIds). */
+export async function pluginAnswer(db: Database, registry: Registry, value: unknown, documentIds = new DocumentIds()): Promise<unknown> {
+  const out = withV5Keys(registry, documentIds, value, true);
+  await documentIds.fill(db);
+  return out;
+}
+
+function withV5Keys(registry: Registry, documentIds: DocumentIds, value: unknown, top: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => withV5Keys(registry, documentIds, v, top));
   if (!value || typeof value !== 'object') return value;
   const bag = value as Record<string, unknown>;
   const kind = typeof bag.id === 'number' ? kinds.find((k) => k.is(bag)) : undefined;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(bag)) {
-    out[key] = pluginAnswer(inner, false);
+    out[key] = withV5Keys(registry, documentIds, inner, false);
     if (!kind) continue;
-    if (key === 'id' && !('documentId' in bag)) out.documentId = documentIdOf(kind.uid, bag.id as number);
+    const meta = registry.contentTypes.get(kind.uid);
+    if (key === 'id' && !('documentId' in bag) && meta) {
+      out.documentId = null;
+      documentIds.want(meta, bag.id as number, out);
+    }
     if (key === 'updatedAt' && !('publishedAt' in bag)) out.publishedAt = bag.createdAt ?? inner;
     if (kind.uid === 'plugin::upload.file' && key === 'caption' && !('focalPoint' in bag)) out.focalPoint = null;
   }
@@ -60,9 +72,18 @@ function refuseUnknownRegisterKeys(core: PluginCore): Koa.Middleware {
 /** Registers the plugins' routes on the v5 router. */
 export function registerPluginRoutes(router: Router<any, any>, core: PluginCore, serviceFor: (meta: ContentTypeMeta) => EntityService): void {
   const { auth } = core;
+  // A delete answers the entry it deleted: its documentId is read before.
+  const beforeDelete = async (ctx: Koa.Context, meta: ContentTypeMeta | undefined): Promise<DocumentIds> => {
+    const documentIds = new DocumentIds();
+    const id = Number(ctx.params?.id);
+    if (meta && ctx.method === 'DELETE' && Number.isSafeInteger(id)) await documentIds.remember(core.db, meta, [id]);
+    return documentIds;
+  };
+  const users = core.registry.contentTypes.get('plugin::users-permissions.user');
   const reshape: Koa.Middleware = async (ctx, next) => {
+    const documentIds = await beforeDelete(ctx, ctx.path.includes('/users/') ? users : undefined);
     await next();
-    if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = pluginAnswer(ctx.body);
+    if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body, documentIds);
   };
   const v5Errors: Koa.Middleware = async (ctx, next) => {
     await next().catch((err: unknown) => {
@@ -84,9 +105,10 @@ export function registerPluginRoutes(router: Router<any, any>, core: PluginCore,
         const caller = ctx.state.auth as { can(action: string): boolean };
         ctx.state.access = { canFind: (uid: string) => caller.can(findActionOf(uid)) };
         if (core.upload) ctx.state.entryFiles = core.upload.entryFiles;
+        const documentIds = await beforeDelete(ctx, route.meta);
         const answer = await route.handler(ctx as never);
         if (answer !== undefined) ctx.body = answer;
-        if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = pluginAnswer(ctx.body);
+        if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) ctx.body = await pluginAnswer(core.db, core.registry, ctx.body, documentIds);
         // Strapi 5's upload answers a new file 201 (an update of one, `?id=`, 200).
         if (route.meta.uid === 'plugin::upload.file' && route.method === 'POST' && ctx.query.id === undefined && ctx.status === 200) ctx.status = 201;
       },

@@ -2,8 +2,10 @@
  * A v5 query string, parsed, as the v4 planner reads it: the query language is the same
  * (filters, sort, fields, populate, pagination), only documents are named otherwise.
  *
- * - `documentId` in filters, sort and fields (at any depth of relations) becomes `id`, its
- *   values the row ids they name (a documentId of nothing matches nothing);
+ * - `documentId` in filters (at any depth of relations) becomes a condition on the row ids
+ *   whose stored documentId matches (identity.ts); in sort it becomes `id` (the planner does
+ *   not know the column: ids and documentIds are both given at insert, so the order is the
+ *   documents' creation order, not Strapi's alphabetical one); in fields it is always answered;
  * - `status=draft` (any value but `published`, as `@strapi/core` reads it) reads drafts:
  *   v4's `publicationState=preview`; `publicationState` itself is ignored, as Strapi 5 does;
  * - `publicationFilter` (and the legacy `hasPublishedVersion`) becomes a filter on `publishedAt`.
@@ -12,7 +14,8 @@
  */
 import { ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
-import { rowIdOf } from './identity.js';
+import type { Database } from '../db/database.js';
+import { documentIdFilter } from './identity.js';
 import { QueryValidator } from './validate.js';
 
 type Query = Record<string, unknown>;
@@ -43,11 +46,12 @@ export class QueryTranslator {
   }
 
   /** The v4 query for a v5 one on `meta` (400 `Invalid key …` first, as Strapi 5 checks it). */
-  translate(meta: ContentTypeMeta, query: Query): Query {
+  async translate(db: Database, meta: ContentTypeMeta, query: Query): Promise<Query> {
     this.validator.level(meta.fields, query);
     const { status: _status, publicationState: _state, publicationFilter, hasPublishedVersion, ...rest } = query;
-    const out: Query = this.node(meta.fields, meta.uid, rest);
+    const out: Query = await this.node(db, meta.fields, meta.uid, rest);
     if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';
+    if (meta.localized) this.locale(query, out);
     const filter = publicationFilterOf(publicationFilter, hasPublishedVersion);
     if (filter !== undefined && meta.draftAndPublish) {
       const condition = publicationCondition(filter, statusOf(query));
@@ -56,24 +60,40 @@ export class QueryTranslator {
     return out;
   }
 
+  /**
+   * Strapi 5's `locale`: `*` is every locale (v4's `all`), `all` a code no locale has; a
+   * request without one that filters on `locale` reads every locale (the filter picks).
+   */
+  private locale(query: Query, out: Query): void {
+    if (query.locale === '*') out.locale = 'all';
+    else if (query.locale === 'all') {
+      const none = { id: { $eq: 0 } };
+      out.filters = out.filters === undefined ? none : { $and: [out.filters, none] };
+    } else if (query.locale === undefined && isBag(query.filters) && 'locale' in query.filters) out.locale = 'all';
+  }
+
   /** filters/sort/fields/populate of one level (the query, or a populated relation's). */
-  private node(fields: Fields, uid: string | undefined, query: Query): Query {
+  private async node(db: Database, fields: Fields, uid: string | undefined, query: Query): Promise<Query> {
     const out: Query = { ...query };
-    if (query.filters !== undefined) out.filters = this.filters(fields, uid, query.filters);
+    if (query.filters !== undefined) out.filters = await this.filters(db, fields, uid, query.filters);
     if (query.sort !== undefined) out.sort = this.sort(fields, query.sort);
     if (query.fields !== undefined) out.fields = this.fields(query.fields);
-    if (isBag(query.populate)) out.populate = this.populate(fields, query.populate);
+    if (isBag(query.populate)) out.populate = await this.populate(db, fields, query.populate);
     return out;
   }
 
-  private populate(fields: Fields, populate: Record<string, unknown>): Record<string, unknown> {
+  private async populate(db: Database, fields: Fields, populate: Record<string, unknown>): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(populate)) {
       const field = fields[key];
       const target = this.targetOf(field);
       if (isBag(value) && target) {
-        const inner: Query = this.node(target.fields, target.uid, value);
-        if (isBag(value.on)) inner.on = Object.fromEntries(Object.entries(value.on).map(([uid, q]) => [uid, isBag(q) ? this.node(this.registry.components.get(uid)?.fields ?? {}, undefined, q) : q]));
+        const inner: Query = await this.node(db, target.fields, target.uid, value);
+        if (isBag(value.on)) {
+          const on: Record<string, unknown> = {};
+          for (const [uid, q] of Object.entries(value.on)) on[uid] = isBag(q) ? await this.node(db, this.registry.components.get(uid)?.fields ?? {}, undefined, q) : q;
+          inner.on = on;
+        }
         out[key] = inner;
       } else out[key] = value;
     }
@@ -92,16 +112,17 @@ export class QueryTranslator {
     return undefined;
   }
 
-  private filters(fields: Fields, uid: string | undefined, filters: unknown): unknown {
-    if (Array.isArray(filters)) return filters.map((f) => this.filters(fields, uid, f));
+  private async filters(db: Database, fields: Fields, uid: string | undefined, filters: unknown): Promise<unknown> {
+    if (Array.isArray(filters)) return Promise.all(filters.map((f) => this.filters(db, fields, uid, f)));
     if (!isBag(filters)) return filters;
     const out: Record<string, unknown> = {};
+    const meta = uid === undefined ? undefined : this.registry.contentTypes.get(uid);
     for (const [key, value] of Object.entries(filters)) {
-      if (key === '$and' || key === '$or' || key === '$not') out[key] = this.filters(fields, uid, value);
-      else if (key === 'documentId' && uid !== undefined && !('documentId' in fields)) out.id = mapValues(value, (v) => rowIdOf(uid, v) ?? 0);
+      if (key === '$and' || key === '$or' || key === '$not') out[key] = await this.filters(db, fields, uid, value);
+      else if (key === 'documentId' && meta && !('documentId' in fields)) out.id = await documentIdFilter(db, meta, isBag(value) ? value : { $eq: value });
       else {
         const target = this.targetOf(fields[key]);
-        out[key] = target && isBag(value) ? this.filters(target.fields, target.uid, value) : value;
+        out[key] = target && isBag(value) ? await this.filters(db, target.fields, target.uid, value) : value;
       }
     }
     return out;
@@ -161,12 +182,6 @@ function publicationCondition(filter: (typeof publicationFilters)[number], statu
     case 'modified':
       return none;
   }
-}
-
-function mapValues(value: unknown, map: (v: unknown) => unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => mapValues(v, map));
-  if (isBag(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$null' || k === '$notNull' ? v : mapValues(v, map)]));
-  return map(value);
 }
 
 function isBag(value: unknown): value is Record<string, unknown> {

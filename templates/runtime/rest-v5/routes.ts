@@ -8,16 +8,17 @@ import type { ParameterizedContext } from 'koa';
 import type { Database } from '../db/database.js';
 import type { Access, EntityService } from '../entity/service.js';
 import { NotFoundError } from '../errors.js';
-import type { ContentTypeMeta } from '../meta.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Entry } from '../rest/transform.js';
-import { rowIdOf } from './identity.js';
+import { findDocument, firstRow, localeOf, rowsOfDocument } from './identity.js';
 import type { InputTranslator } from './input.js';
 import { statusOf, type QueryTranslator } from './query.js';
 import type { FlatEntry, Shaper } from './shape.js';
 
 export interface V5Context {
   readonly db: Database;
+  readonly registry: Registry;
   readonly shaper: Shaper;
   readonly queries: QueryTranslator;
   readonly inputs: InputTranslator;
@@ -52,19 +53,22 @@ function body(ctx: V5RouteContext): unknown {
 
 export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
   const route = (method: V5Route['method'], path: string, action: string, handler: V5Route['handler']): V5Route => ({ method, path, meta, action: `${meta.uid}.${action}`, handler });
-  const shape = (entry: Entry): FlatEntry => v5.shaper.entry(meta, entry);
+  const shape = (entry: Entry): Promise<FlatEntry> => v5.shaper.entry(v5.db, meta, entry);
+  /** The row of the path's document in the query's locale (a localized type's row is (documentId, locale)). */
+  const rowOf = (ctx: V5RouteContext, q: Record<string, unknown>): Promise<number | null> => findDocument(v5.db, meta, ctx.params.documentId, localeOf(v5.registry, meta, q.locale));
 
   /** The document in the query's status (published by default), or null. */
-  const readDocument = async (ctx: V5RouteContext, id: number | null, q: Record<string, unknown>): Promise<Entry | null> => {
+  const readDocument = async (ctx: V5RouteContext, q: Record<string, unknown>): Promise<Entry | null> => {
+    const id = await rowOf(ctx, q);
     if (id === null) return null;
-    const v4 = v5.queries.translate(meta, q);
+    const v4 = await v5.queries.translate(v5.db, meta, q);
     const filters = v4.filters === undefined ? { id: { $eq: id } } : { $and: [{ id: { $eq: id } }, v4.filters] };
     const found = await ctx.state.service.find({ ...v4, filters, pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
     return found.data[0] ?? null;
   };
   const write = async (ctx: V5RouteContext, kind: 'create' | 'update') => {
     const q = query(ctx);
-    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: v5.queries.translate(meta, q) };
+    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: await v5.queries.translate(v5.db, meta, q) };
   };
 
   if (meta.kind === 'singleType') {
@@ -72,16 +76,23 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
     return [
       route('GET', path, 'find', async (ctx) => {
         const q = query(ctx);
-        const first = await ctx.state.service.find({ ...v5.queries.translate(meta, q), pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
+        const first = await ctx.state.service.find({ ...(await v5.queries.translate(v5.db, meta, q)), pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
         if (!first.data[0]) throw new NotFoundError();
-        return single(shape(first.data[0]));
+        return single(await shape(first.data[0]));
       }),
       route('PUT', path, 'update', async (ctx) => {
+        const locale = localeOf(v5.registry, meta, query(ctx).locale);
+        const other = meta.localized && locale !== null && (await firstRow(v5.db, meta, locale)) === null ? await firstRow(v5.db, meta, null) : null;
+        if (other !== null) {
+          // A locale the document does not have yet: a new localization of it, sharing its documentId.
+          const { input, v4 } = await write(ctx, 'create');
+          return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access)));
+        }
         const { input, v4 } = await write(ctx, 'update');
-        return single(shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
+        return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
       }),
       route('DELETE', path, 'delete', async (ctx) => {
-        await ctx.state.service.deleteSingle(v5.queries.translate(meta, query(ctx)), ctx.state.access).catch(ignoreNotFound);
+        await ctx.state.service.deleteSingle(await v5.queries.translate(v5.db, meta, query(ctx)), ctx.state.access).catch(ignoreNotFound);
         return noContent;
       }),
     ];
@@ -89,27 +100,36 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
   const base = `/${meta.pluralName}`;
   return [
     route('GET', base, 'find', async (ctx) => {
-      const found = await ctx.state.service.find(v5.queries.translate(meta, query(ctx)), ctx.state.access);
-      return { status: 200, body: { data: v5.shaper.entries(meta, found.data), meta: found.meta } };
+      const found = await ctx.state.service.find(await v5.queries.translate(v5.db, meta, query(ctx)), ctx.state.access);
+      return { status: 200, body: { data: await v5.shaper.entries(v5.db, meta, found.data), meta: found.meta } };
     }),
     route('GET', `${base}/:documentId`, 'findOne', async (ctx) => {
-      const entry = await readDocument(ctx, rowIdOf(meta.uid, ctx.params.documentId), query(ctx));
+      const entry = await readDocument(ctx, query(ctx));
       if (!entry) throw new NotFoundError();
-      return single(shape(entry));
+      return single(await shape(entry));
     }),
     route('POST', base, 'create', async (ctx) => {
       const { input, v4 } = await write(ctx, 'create');
-      return single(shape(await ctx.state.service.create(input, v4, ctx.state.access)), 201);
+      return single(await shape(await ctx.state.service.create(input, v4, ctx.state.access)), 201);
     }),
     route('PUT', `${base}/:documentId`, 'update', async (ctx) => {
-      const id = rowIdOf(meta.uid, ctx.params.documentId);
-      if (id === null) throw new NotFoundError();
+      const id = await rowOf(ctx, query(ctx));
+      if (id === null) {
+        // A locale the document does not have yet: a new localization of it, sharing its documentId.
+        const other = meta.localized ? await findDocument(v5.db, meta, ctx.params.documentId, null) : null;
+        if (other === null) throw new NotFoundError();
+        const { input, v4 } = await write(ctx, 'create');
+        const created = await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access);
+        return single(await shape(created));
+      }
       const { input, v4 } = await write(ctx, 'update');
-      return single(shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
+      return single(await shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
-      const id = rowIdOf(meta.uid, ctx.params.documentId);
-      if (id !== null) await ctx.state.service.delete(id, {}, ctx.state.access).catch(ignoreNotFound);
+      const q = query(ctx);
+      // `locale=*`: every locale of the document.
+      const ids = meta.localized && q.locale === '*' ? await rowsOfDocument(v5.db, meta, ctx.params.documentId) : [await rowOf(ctx, q)];
+      for (const id of ids) if (id !== null) await ctx.state.service.delete(id, {}, ctx.state.access).catch(ignoreNotFound);
       return noContent;
     }),
   ];

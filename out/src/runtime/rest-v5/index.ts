@@ -44,7 +44,7 @@ export function restV5Plugin(): ServerPlugin {
         }
         return service;
       };
-      const context: V5Context = { db, shaper: new Shaper(registry), queries: new QueryTranslator(registry), inputs: new InputTranslator(registry) };
+      const context: V5Context = { db, registry, shaper: new Shaper(registry), queries: new QueryTranslator(registry), inputs: new InputTranslator(registry) };
       const router = new Router<V5RouteState & { auth: { can(action: string): boolean } }>({ prefix: settings.prefix });
       for (const meta of registry.contentTypes.values()) {
         if (meta.plugin) continue; // users-permissions, upload, i18n: their own routes
