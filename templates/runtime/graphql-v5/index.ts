@@ -6,8 +6,6 @@
  * with the list limits of `plugins.graphql`. Mutations are not served here yet: they answer an
  * error.
  */
-import os from 'node:os';
-import path from 'node:path';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { Extensions } from '../extend/extensions.js';
@@ -15,6 +13,7 @@ import { ApplicationError } from '../errors.js';
 import type { EntityService } from '../entity/service.js';
 import type { PluginCore, ServerPlugin } from '../plugin.js';
 import { graphqlEndpoint } from '../graphql/http.js';
+import { endpointLimits } from '../graphql/index.js';
 import { RelationLoader } from '../graphql/loader.js';
 import { v5Resolvers } from './resolvers.js';
 import { buildV5Schema } from './schema.js';
@@ -68,22 +67,11 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     resolvers: { ...v5Resolvers({ registry: core.registry, db: core.db, service, limits }), Mutation: mutations } as never,
     resolverValidationOptions: { requireResolversToMatchSchema: 'ignore' },
   });
-  const uploadConfig = core.upload?.config;
   const middleware = graphqlEndpoint({
     endpoint,
     schema,
     authenticator: core.auth.authenticator,
-    playground: core.environment !== 'production' || config.playgroundAlways,
-    depthLimit: config.depthLimit,
-    documentSizeLimit: config.documentSizeLimit,
-    maxTokens: config.maxTokens,
-    maxFields: config.maxFields,
-    maxAliases: config.maxAliases,
-    maxComplexity: config.maxComplexity,
-    responseSizeLimit: config.responseSizeLimit,
-    plannedExecution: config.plannedExecution,
-    listLimits: limits,
-    ...(uploadConfig ? { multipart: { tmpDir: path.resolve(uploadConfig.tmpDir ?? path.join(os.tmpdir(), 'contentgen-uploads')), limits: { fileSize: uploadConfig.sizeLimit, files: uploadConfig.maxFiles, fields: uploadConfig.maxFields, fieldSize: uploadConfig.fieldSizeLimit } } } : {}),
+    ...endpointLimits(config, core.environment, core.upload?.config),
     newLoader: () => new RelationLoader({ db: core.db, registry: core.registry, limits }),
     // Strapi 5 (Apollo Server 4) answers resolver errors without `locations`.
     fieldError: ({ locations: _locations, ...error }) => error,

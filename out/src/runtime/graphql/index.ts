@@ -24,6 +24,7 @@ import type { Database } from '../db/database.js';
 import type { EntityService } from '../entity/service.js';
 import type { FieldMeta, Registry } from '../meta.js';
 import { findActionOf } from '../rest/routes.js';
+import type { UploadConfig } from '../upload/config.js';
 import type { UploadPlugin } from '../upload/index.js';
 import type { Outbox } from '../webhooks/index.js';
 import type { ServerPlugin } from '../plugin.js';
@@ -167,12 +168,25 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
   if (options.schemaFile && options.environment !== 'production') warnIfStale(options.schemaFile, sdl, options.warn ?? ((m) => console.warn(m)));
 
   wrapAll(schema, registry, generated, extension);
-  const uploadConfig = options.upload?.config;
   const middleware = graphqlEndpoint({
     endpoint: config.endpoint,
     schema,
     authenticator: auth.authenticator,
-    playground: options.environment !== 'production' || config.playgroundAlways,
+    ...endpointLimits(config, options.environment, options.upload?.config),
+    newLoader: () => new RelationLoader({ db, registry: dataRegistry, limits }),
+    log: options.log,
+  });
+  return { schema, middleware: middleware as Middleware, sdl };
+}
+
+/**
+ * What an endpoint takes from `plugins.graphql` and the upload settings: the playground, the
+ * document and response limits, list limits and multipart uploads. The v4 endpoint's and any
+ * other a plugin serves (graphql-v5) are held to the same.
+ */
+export function endpointLimits(config: GraphqlConfig, environment: string, uploadConfig: UploadConfig | undefined) {
+  return {
+    playground: environment !== 'production' || config.playgroundAlways,
     depthLimit: config.depthLimit,
     documentSizeLimit: config.documentSizeLimit,
     maxTokens: config.maxTokens,
@@ -181,7 +195,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
     maxComplexity: config.maxComplexity,
     responseSizeLimit: config.responseSizeLimit,
     plannedExecution: config.plannedExecution,
-    listLimits: limits,
+    listLimits: { defaultLimit: config.defaultLimit, maxLimit: config.maxLimit },
     ...(uploadConfig
       ? {
           multipart: {
@@ -190,10 +204,7 @@ export function createGraphqlPlugin(options: GraphqlPluginOptions): GraphqlPlugi
           },
         }
       : {}),
-    newLoader: () => new RelationLoader({ db, registry: dataRegistry, limits }),
-    log: options.log,
-  });
-  return { schema, middleware: middleware as Middleware, sdl };
+  };
 }
 
 function wrapAll(schema: GraphQLSchema, registry: Registry, generated: ReturnType<GraphqlExtensionService['generate']>, extension: GraphqlExtensionService): void {
