@@ -203,20 +203,26 @@ let recorded: StrapiClient;
 let userAuth: { username: string; jwt: string } | undefined;
 let seededUsers: SeedResult['users'] = [];
 const strapiTimeZone = 'Europe/Paris';
+// A loaded machine starts a big project's Strapi in minutes.
+const strapiStartLimit = 600_000;
 {
   const t = Date.now();
   let child;
   const strapiEnv = { ...secrets, NODE_ENV: 'production', DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: '.tmp/data.db', RECORD_TOKENS_FILE: tokensFile, TZ: strapiTimeZone };
   try {
-    child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort);
+    child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort, strapiStartLimit);
     result.graphql = true;
   } catch (e) {
+    if (!/^Strapi exited/.test((e as Error).message)) {
+      result.strapi = `did not start: ${firstLines((e as Error).message, 8)}`;
+      finish();
+    }
     result.graphql = `Strapi refused it: ${firstLines((e as Error).message, 4)}`;
     withoutGraphql();
     rmSync(path.join(strapiDir, '.tmp'), { recursive: true, force: true });
     mkdirSync(path.join(strapiDir, '.tmp'), { recursive: true });
     try {
-      child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort);
+      child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort, strapiStartLimit);
     } catch (e2) {
       result.strapi = `did not start: ${firstLines((e2 as Error).message, 8)}`;
       finish();

@@ -132,17 +132,20 @@ function targetScalars(models: GraphqlModels, target: string): string[] | undefi
 /**
  * The selection of a content type's entry for the generic GraphQL queries: every scalar, the
  * timestamps, relations one level deep with their scalars, media with url and name, components'
- * scalars and dynamic zones' components (scalars) by `__typename`. Morph relations are left out.
+ * scalars and dynamic zones' components (scalars, aliased per component) by `__typename`. Morph relations are left out.
  */
 export function graphqlEntryFields(models: GraphqlModels, type: ModelSchema): string {
   const fields = [...scalarFields(type.attributes), 'createdAt', 'updatedAt', ...(type.draftAndPublish ? ['publishedAt'] : []), ...(type.localized ? ['locale'] : [])];
   const component = (uid: string) => ['id', ...scalarFields(models.components.get(uid) ?? {})].join(' ');
+  // A zone's components may share a field name with different types (two enums, String and
+  // String!), which GraphQL's validation refuses in one selection: each fragment's fields aliased.
+  const fragment = (uid: string, i: number) => ['id', ...scalarFields(models.components.get(uid) ?? {}).map((f) => `c${i}_${f}: ${f}`)].join(' ');
   for (const [name, a] of Object.entries(type.attributes) as [string, any][]) {
     if (a.private || !graphqlName(name)) continue;
     if (a.type === 'media') fields.push(`${name} { data { id attributes { url name } } }`);
     else if (a.type === 'component' && models.components.has(a.component)) fields.push(`${name} { ${component(a.component)} }`);
     else if (a.type === 'dynamiczone' && a.components?.length) {
-      fields.push(`${name} { __typename ${a.components.map((c: string) => `... on ${componentTypeName(c)} { ${component(c)} }`).join(' ')} }`);
+      fields.push(`${name} { __typename ${a.components.map((c: string, i: number) => `... on ${componentTypeName(c)} { ${fragment(c, i)} }`).join(' ')} }`);
     } else if (a.type === 'relation' && a.target && !String(a.relation).startsWith('morph')) {
       const scalars = targetScalars(models, a.target);
       if (scalars) fields.push(`${name} { data { id attributes { ${scalars.join(' ')} } } }`);
