@@ -110,7 +110,7 @@ export function isLiveRead(request: { name: string; path: string }): boolean {
  * relations): ours must carry no error, and is compared with those paths set to null, as
  * Strapi's data holds them.
  */
-function withStrapiFailures(ours: any, strapi: any): any {
+export function withStrapiFailures(ours: any, strapi: any): any {
   const failed = (strapi?.errors ?? []).filter((e: any) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
   if (!failed.length || !ours?.data || ours.errors) return ours;
   const data = structuredClone(ours.data);

@@ -17,11 +17,16 @@
  *    not run.
  * 2. The generic seeder (generic-seed.ts) writes data through Strapi's REST API.
  * 3. Strapi's answers are recorded (answers.ts of the recorder: every list with deep populate,
- *    public and preview, every findOne, single types, /api/upload/files, users/me and users).
+ *    public and preview, every findOne, single types, /api/upload/files, users/me and users;
+ *    and GraphQL, recordGenericGraphql: each collection's list and each single type with every
+ *    scalar, relations one level deep, media, components and dynamic zones, built from the
+ *    models). The GraphQL plugin is on for every project; where Strapi refuses to start with it
+ *    (its schema build refuses some models), it starts again without it and `graphql` says why.
  * 4. That same project folder is built with `contentgen build`, `contentgen import` reads Strapi's
  *    SQLite database and uploads, the server starts outside the repository (its node_modules a
  *    link to the repository's) with Strapi's JWT_SECRET and API_TOKEN_SALT, and every recorded
- *    request is asked again with the same credentials (Strapi's own API token and user JWT).
+ *    request is asked again with the same credentials (Strapi's own API token and user JWT;
+ *    GraphQL with no cost limit, as Strapi has none).
  *    Answers are compared after test/import/compare.ts's normalisations only (documented
  *    there); the differences are written to <work>/<name>/diff.json.
  *
@@ -38,8 +43,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { builtInCustomFields } from '../../generator/ir/custom-fields.js';
-import { comparableBody, isLiveRead, wholeGroupsAsStrapiSaw, withoutLeakedDrafts } from '../import/compare.js';
-import { recordEntries, recordMediaAndUsers } from '../import/recorder/answers.js';
+import { comparable, comparableBody, isLiveRead, wholeGroupsAsStrapiSaw, withoutLeakedDrafts, withStrapiFailures } from '../import/compare.js';
+import { recordEntries, recordGenericGraphql, recordMediaAndUsers } from '../import/recorder/answers.js';
 import { adminUser, bootstrapJs, configFiles, coreFile, modelSchema, packageJson, secrets, strapiVersion } from '../import/recorder/app.js';
 import { dumpSqlite } from '../import/recorder/dump.js';
 import { StrapiClient, type Auth } from '../import/recorder/client.js';
@@ -182,12 +187,10 @@ for (const [file, text] of Object.entries(configFiles)) {
   mkdirSync(path.dirname(path.join(strapiDir, file)), { recursive: true });
   writeFileSync(path.join(strapiDir, file), text);
 }
-// GraphQL only where the project installs it: Strapi's schema build refuses some models (enum values
-// that are no GraphQL names) that the project itself never hands to it.
-const projectDeps = (() => { try { const p = readJson(path.join(project, 'package.json')); return { ...p.dependencies, ...p.devDependencies }; } catch { return {}; } })();
-if (!('@strapi/plugin-graphql' in projectDeps)) {
-  writeFileSync(path.join(strapiDir, 'config/plugins.js'), configFiles['config/plugins.js']!.replace("graphql: { config:", 'graphql: { enabled: false, config:'));
-}
+// GraphQL on for every project (its answers are compared too); Strapi's schema build refuses some
+// models (enum values that are no GraphQL names) that a project without the plugin never hands to
+// it: then Strapi is started again without the plugin and GraphQL is not compared.
+const withoutGraphql = () => writeFileSync(path.join(strapiDir, 'config/plugins.js'), configFiles['config/plugins.js']!.replace("graphql: { config:", 'graphql: { enabled: false, config:'));
 writeFileSync(path.join(strapiDir, 'start.js'), `require('@strapi/strapi')({ appDir: __dirname, distDir: __dirname }).start();\n`);
 writeSrc(path.join(strapiDir, 'src'));
 for (const d of ['.tmp', 'public/uploads', 'dist', '.cache', 'build']) rmSync(path.join(strapiDir, d), { recursive: true, force: true });
@@ -200,14 +203,30 @@ let recorded: StrapiClient;
 let userAuth: { username: string; jwt: string } | undefined;
 let seededUsers: SeedResult['users'] = [];
 const strapiTimeZone = 'Europe/Paris';
+// A loaded machine starts a big project's Strapi in minutes.
+const strapiStartLimit = 600_000;
 {
   const t = Date.now();
   let child;
+  const strapiEnv = { ...secrets, NODE_ENV: 'production', DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: '.tmp/data.db', RECORD_TOKENS_FILE: tokensFile, TZ: strapiTimeZone };
   try {
-    child = await startStrapi(strapiDir, 'start.js', { ...secrets, NODE_ENV: 'production', DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: '.tmp/data.db', RECORD_TOKENS_FILE: tokensFile, TZ: strapiTimeZone }, strapiPort);
+    child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort, strapiStartLimit);
+    result.graphql = true;
   } catch (e) {
-    result.strapi = `did not start: ${firstLines((e as Error).message, 8)}`;
-    finish();
+    if (!/^Strapi exited/.test((e as Error).message)) {
+      result.strapi = `did not start: ${firstLines((e as Error).message, 8)}`;
+      finish();
+    }
+    result.graphql = `Strapi refused it: ${firstLines((e as Error).message, 4)}`;
+    withoutGraphql();
+    rmSync(path.join(strapiDir, '.tmp'), { recursive: true, force: true });
+    mkdirSync(path.join(strapiDir, '.tmp'), { recursive: true });
+    try {
+      child = await startStrapi(strapiDir, 'start.js', strapiEnv, strapiPort, strapiStartLimit);
+    } catch (e2) {
+      result.strapi = `did not start: ${firstLines((e2 as Error).message, 8)}`;
+      finish();
+    }
   }
   result.strapiStartMs = Date.now() - t;
   try {
@@ -221,6 +240,7 @@ const strapiTimeZone = 'Europe/Paris';
     result.seedNotes = seeded.notes;
     recorded = new StrapiClient(`http://127.0.0.1:${strapiPort}`);
     await recordEntries(recorded, models, full);
+    if (result.graphql === true) await recordGenericGraphql(recorded, models, full);
     const alice = seeded.users[0];
     if (alice?.jwt) {
       userAuth = alice;
@@ -282,9 +302,10 @@ symlinkSync(path.join(repoRoot, 'node_modules'), path.join(server, 'node_modules
     finish();
   }
 }
-// Strapi answered populates nested deeper than contentgen's default limit (5), as in test/import.
+// Strapi answered populates nested deeper than contentgen's default limit (5), as in test/import,
 const configTs = path.join(server, 'src', 'config.ts');
-writeFileSync(configTs, readFileSync(configTs, 'utf8').replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },'));
+// and no GraphQL cost limit (Strapi has none), as compare.ts's startImportedServer.
+writeFileSync(configTs, readFileSync(configTs, 'utf8').replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },').replace('} satisfies UserConfig;', '  plugins: { graphql: { maxComplexity: 0 } },\n} satisfies UserConfig;'));
 const serverEnv = { ...process.env, DATABASE_URL: `file:${path.join(server, 'data', 'app.db')}`, JWT_SECRET: secrets.JWT_SECRET, API_TOKEN_SALT: secrets.API_TOKEN_SALT, NODE_ENV: 'production' };
 {
   const t = Date.now();
@@ -341,19 +362,24 @@ const credentials = (auth: string): Record<string, string> => {
 const differences: Json[] = [];
 let compared = 0;
 for (const request of recorded!.answers) {
-  if (request.method !== 'GET') continue;
+  if (request.method !== 'GET' && !comparable(request)) continue;
   compared++;
-  const response = await fetch(`http://127.0.0.1:${port}${request.path}`, { headers: credentials(request.auth) });
+  const graphql = request.method === 'POST';
+  const response = await fetch(`http://127.0.0.1:${port}${request.path}`, graphql
+    ? { method: 'POST', headers: { ...credentials(request.auth), 'content-type': 'application/json' }, body: JSON.stringify(request.body) }
+    : { headers: credentials(request.auth) });
   const text = await response.text();
   let body: unknown = text;
   try { body = JSON.parse(text); } catch { /* text */ }
   const byId = (b: unknown) => (Array.isArray(b) && !request.path.includes('sort') ? [...b].sort((x, y) => x.id - y.id) : b);
   const theirs = comparableBody(byId(isLiveRead(request) ? withoutLeakedDrafts(request.answer) : request.answer), 'sqlite');
-  const ours = wholeGroupsAsStrapiSaw(comparableBody(byId(body), 'sqlite'), theirs);
+  const ours = wholeGroupsAsStrapiSaw(comparableBody(byId(graphql ? withStrapiFailures(body, request.answer) : body), 'sqlite'), theirs);
   if (response.status !== request.status || !isDeepStrictEqual(ours, theirs)) differences.push({ name: request.name, path: request.path, status: [request.status, response.status], strapi: theirs, contentgen: ours });
 }
 await stop();
 writeFileSync(path.join(dir, 'diff.json'), JSON.stringify(differences, null, 1));
-Object.assign(result, { compared, equal: compared - differences.length, different: differences.map((d) => d.name).slice(0, 30) });
+const graphqlCompared = recorded!.answers.filter((r) => r.method === 'POST' && comparable(r)).length;
+const graphqlDifferent = differences.filter((d) => d.name.startsWith('graphql.')).length;
+Object.assign(result, { compared, equal: compared - differences.length, graphqlCompared, graphqlEqual: graphqlCompared - graphqlDifferent, different: differences.map((d) => d.name).slice(0, 30) });
 if (!args.includes('--keep')) rmSync(path.join(server, 'data'), { recursive: true, force: true });
 finish();

@@ -131,7 +131,7 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
   const spec = definedOnly({
     filters: toRestFilters(args['filters'], target, registry),
     sort: toRestSort(args['sort']),
-    publicationState: args['publicationState'],
+    publicationState: publicationStateOf(args, toMany),
     fields: read.shape.fields,
     populate: read.shape.populate,
   });
@@ -152,6 +152,16 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
     const data = (slot[field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);
     return toMany && window ? applyWindow(data as Entry[], window) : data;
   });
+}
+
+/**
+ * The publication state a link field reads its targets in. A to-many field has the
+ * `publicationState` argument (LIVE by default); a to-one field has none, and Strapi 4.26.2's
+ * association resolver then loads the target whatever its state (`entityService.load` with no
+ * `publicationState`): a draft target is answered, in a LIVE query too.
+ */
+export function publicationStateOf(args: RelationArgs, toMany: boolean): unknown {
+  return toMany ? args['publicationState'] : 'preview';
 }
 
 /** Without the keys that have no value (a kept plan is keyed by its JSON). */

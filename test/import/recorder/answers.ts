@@ -4,6 +4,7 @@
  * users, a sorted and paginated list, and GraphQL queries of the set.
  */
 import type { ModelSchema } from './app.js';
+import { componentTypeName, pascalCase } from '../../../templates/runtime/graphql/naming.js';
 import { deepPopulate, publicAuth, query, type Auth, type StrapiClient } from './client.js';
 
 type Models = { types: ModelSchema[]; components: Map<string, Record<string, any>> };
@@ -104,4 +105,70 @@ export async function recordI18n(client: StrapiClient, full: Auth): Promise<void
   await client.graphql('graphql.pages.fr', `query { pages(locale: "fr", sort: "id:asc", publicationState: PREVIEW) { data { ${pageFields} } } }`, full);
   await client.graphql('graphql.pages.all', `query { pages(locale: "all", sort: "id:asc") { data { ${pageFields} } meta { pagination { total } } } }`, publicAuth);
   await client.graphql('graphql.global.de', `query { global(locale: "de") { data { id attributes { siteName footer locale localizations { data { id attributes { locale } } } } } } }`, publicAuth);
+}
+
+/** Attribute types the GraphQL plugin answers as scalars (enumerations as their enum, blocks and json as JSON). */
+const graphqlScalarTypes = new Set(['string', 'text', 'richtext', 'blocks', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'timestamp', 'json']);
+const graphqlName = (name: string) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(name);
+const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+
+type GraphqlModels = Models & { user?: Record<string, any> };
+
+/** The scalar fields of a set of attributes (private ones and passwords are not in the schema). */
+function scalarFields(attributes: Record<string, any>): string[] {
+  return Object.entries(attributes ?? {}).filter(([name, a]) => graphqlScalarTypes.has(a.type) && !a.private && graphqlName(name)).map(([name]) => name);
+}
+
+/** What a relation's target is asked: its scalars (and timestamps), or for plugins' types a few of theirs. */
+function targetScalars(models: GraphqlModels, target: string): string[] | undefined {
+  if (target === 'plugin::upload.file') return ['url', 'name'];
+  if (target === 'plugin::users-permissions.user') return ['username', 'email', 'confirmed', 'blocked', ...scalarFields(models.user ?? {})].filter((f, i, all) => all.indexOf(f) === i);
+  if (target === 'plugin::users-permissions.role') return ['name', 'description', 'type'];
+  const type = models.types.find((t) => t.uid === target);
+  if (!type) return undefined;
+  return [...scalarFields(type.attributes), 'createdAt', 'updatedAt', ...(type.draftAndPublish ? ['publishedAt'] : []), ...(type.localized ? ['locale'] : [])];
+}
+
+/**
+ * The selection of a content type's entry for the generic GraphQL queries: every scalar, the
+ * timestamps, relations one level deep with their scalars, media with url and name, components'
+ * scalars and dynamic zones' components (scalars, aliased per component) by `__typename`. Morph relations are left out.
+ */
+export function graphqlEntryFields(models: GraphqlModels, type: ModelSchema): string {
+  const fields = [...scalarFields(type.attributes), 'createdAt', 'updatedAt', ...(type.draftAndPublish ? ['publishedAt'] : []), ...(type.localized ? ['locale'] : [])];
+  const component = (uid: string) => ['id', ...scalarFields(models.components.get(uid) ?? {})].join(' ');
+  // A zone's components may share a field name with different types (two enums, String and
+  // String!), which GraphQL's validation refuses in one selection: each fragment's fields aliased.
+  const fragment = (uid: string, i: number) => ['id', ...scalarFields(models.components.get(uid) ?? {}).map((f) => `c${i}_${f}: ${f}`)].join(' ');
+  for (const [name, a] of Object.entries(type.attributes) as [string, any][]) {
+    if (a.private || !graphqlName(name)) continue;
+    if (a.type === 'media') fields.push(`${name} { data { id attributes { url name } } }`);
+    else if (a.type === 'component' && models.components.has(a.component)) fields.push(`${name} { ${component(a.component)} }`);
+    else if (a.type === 'dynamiczone' && a.components?.length) {
+      fields.push(`${name} { __typename ${a.components.map((c: string, i: number) => `... on ${componentTypeName(c)} { ${fragment(c, i)} }`).join(' ')} }`);
+    } else if (a.type === 'relation' && a.target && !String(a.relation).startsWith('morph')) {
+      const scalars = targetScalars(models, a.target);
+      if (scalars) fields.push(`${name} { data { id attributes { ${scalars.join(' ')} } } }`);
+    }
+  }
+  return `id attributes { ${fields.join(' ')} }`;
+}
+
+/**
+ * Generic GraphQL queries of every content type, built from the models (the real-project round
+ * trip): a collection's list (100 entries, by id, drafts included where draft & publish, every
+ * locale where localized) and a single type's entry, with the full-access token.
+ */
+export async function recordGenericGraphql(client: StrapiClient, models: GraphqlModels, full: Auth): Promise<void> {
+  for (const type of models.types) {
+    const preview = type.draftAndPublish ? ', publicationState: PREVIEW' : '';
+    const data = `data { ${graphqlEntryFields(models, type)} }`;
+    if (type.kind === 'singleType') {
+      const args = type.draftAndPublish ? '(publicationState: PREVIEW)' : '';
+      await client.graphql(`graphql.${type.singularName}`, `query { ${lowerFirst(pascalCase(type.singularName))}${args} { ${data} } }`, full);
+      continue;
+    }
+    const locale = type.localized ? ', locale: "all"' : '';
+    await client.graphql(`graphql.${type.pluralName}`, `query { ${lowerFirst(pascalCase(type.pluralName))}(sort: "id:asc", pagination: { limit: 100 }${preview}${locale}) { ${data} meta { pagination { total } } } }`, full);
+  }
 }

@@ -18,7 +18,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs `node <script>` in appDir with env (added to this process's) until `/_health` answers 204. */
-export async function startStrapi(appDir: string, script: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
+export async function startStrapi(appDir: string, script: string, env: Record<string, string>, port: number, timeoutMs = 120_000): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
     cwd: appDir,
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), STRAPI_TELEMETRY_DISABLED: 'true', BROWSER: 'none' },
@@ -27,7 +27,7 @@ export async function startStrapi(appDir: string, script: string, env: Record<st
   const log: string[] = [];
   child.stdout!.on('data', (d) => log.push(String(d)));
   child.stderr!.on('data', (d) => log.push(String(d)));
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Strapi exited (${child.exitCode}):\n${log.join('')}`);
     try {
@@ -43,7 +43,7 @@ export async function startStrapi(appDir: string, script: string, env: Record<st
     await new Promise((r) => setTimeout(r, 500));
   }
   child.kill('SIGKILL');
-  throw new Error(`Strapi did not answer /_health within 120 s:\n${log.join('')}`);
+  throw new Error(`Strapi did not answer /_health within ${timeoutMs / 1000} s:\n${log.join('')}`);
 }
 
 export async function stopStrapi(child: ChildProcess): Promise<void> {

@@ -27,7 +27,7 @@ import type { Entry } from '../rest/transform.js';
 import { Slot } from '../slot.js';
 import { applyWindow, resolveWindow, toRestFilters, toRestSort, type Window } from './args.js';
 import type { GraphqlContext } from './context.js';
-import type { LinkField, Loaded, LoaderOptions } from './loader.js';
+import { publicationStateOf, type LinkField, type Loaded, type LoaderOptions } from './loader.js';
 import * as naming from './naming.js';
 import { fieldsOf, readShape, selectedAttributes, selectionSetsAt, type ReadShape } from './selection.js';
 
@@ -197,7 +197,7 @@ export class LinkPrefetch {
         own = definedOnly({
           filters: toRestFilters(args['filters'], target, registry),
           sort: toRestSort(args['sort']),
-          publicationState: args['publicationState'],
+          publicationState: publicationStateOf(args, toMany),
           fields: shape.fields,
         });
         // Planned alone first: a field whose arguments do not plan is left to its resolver.
