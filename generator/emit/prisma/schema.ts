@@ -109,13 +109,15 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
 
 /**
  * `documentId`: Strapi 5's identity of an entry (docs/strapi5.md "Identity"), 24 characters
- * given by the runtime on every insert (templates/runtime/entity/document-id.ts), never by
- * the database: no default, so a create that forgets it fails. Not an attribute of the IR:
- * v4 answers, inputs and filters do not know it. Unique, or unique per locale when localized.
+ * given by the runtime on every insert (templates/runtime/entity/document-id.ts). Users' own
+ * code that creates rows through the Prisma client (a seed, a script: the demo's creates its
+ * cover image so) gets one from Prisma's `cuid(2)` default, the same generator and length;
+ * the database has no default. Not an attribute of the IR: v4 answers, inputs and filters do
+ * not know it. Unique, or unique per locale when localized.
  */
 function documentIdField(ct: ContentType, provider: Provider): FieldRow {
   const unique = ct.localized ? '' : `@unique${mapArgument(ct.names.table, [documentIdColumn], 'key', provider, true)} `;
-  return [documentIdPrismaField, 'String', `${unique}@map("${documentIdColumn}")`];
+  return [documentIdPrismaField, 'String', `${unique}@default(cuid(2)) @map("${documentIdColumn}")`];
 }
 
 /** Component and dynamic-zone columns: JSON kept as written (see jsonNativeType). */
