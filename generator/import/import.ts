@@ -17,7 +17,7 @@ import { ProblemLog, type Problem } from './check/problems.js';
 import { all, type FoldContext } from './plan/components.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
-import { documentIdColumn, newDocumentId } from '../../templates/runtime/entity/document-id.js';
+import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
@@ -235,11 +235,9 @@ async function transfer(input: TransferInput) {
   const auth = await importAuth(source, input.ir);
   // The server wrote roles and permissions at its first start; the imported roles replace them.
   if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
-  const contentTables = new Set(input.ir.contentTypes.map((ct) => ct.names.table));
   for (const table of auth.tables) {
-    // Users, roles and permissions are content types: each row gets a documentId (a Strapi 5 one keeps its own).
-    const rows = contentTables.has(table.table) ? table.rows.map((r) => ({ ...r, [documentIdColumn]: typeof r[documentIdColumn] === 'string' ? r[documentIdColumn] : newDocumentId() })) : table.rows;
-    const { columns, values } = encodeRows(rows, table.types, dialect);
+    // Users and roles carry their documentIds from the plan (auth/index.ts).
+    const { columns, values } = encodeRows(table.rows, table.types, dialect);
     progress.start(table.table, table.rows.length);
     await write(table.table, columns, values);
     if (target && table.rows.some((r) => 'id' in r)) await target.setSequence(table.table, 0);

@@ -43,6 +43,7 @@ import { planRoles } from './roles.js';
 import { planSettings } from './settings.js';
 import { planUsers, type UserColumns } from './users.js';
 import { date, fromAuthTables, rowsOf, text, type AuthSource, type StrapiAuthTables } from './source.js';
+import { documentIdColumn, newDocumentId } from '../../../templates/runtime/entity/document-id.js';
 
 export type { AuthSource, Row, StrapiAuthTables } from './source.js';
 export type { AuthProblem, ImportFile, TargetRow } from './plan.js';
@@ -72,12 +73,18 @@ export interface AuthImport {
 
 export function importAuth(tables: StrapiAuthTables, options: AuthImportOptions): AuthImport {
   const { ir } = options;
-  return planAuthImport(fromAuthTables(tables), {
+  const plan = planAuthImport(fromAuthTables(tables), {
     actions: catalogActions(actionCatalog(ir)),
     userColumns: userColumns(ir),
     ...(ir.projectConfig ? { projectConfig: ir.projectConfig } : {}),
     now: options.now ?? new Date(),
   });
+  // Users and roles are content types of the server: each row gets a documentId (Strapi 5's
+  // identity; a Strapi 5 database's rows keep their own).
+  const contentTables = new Set(ir.contentTypes.map((ct) => ct.names.table));
+  const withDocumentIds = (rows: AuthImport['tables'][number]['rows']) =>
+    rows.map((row) => ({ ...row, [documentIdColumn]: typeof row[documentIdColumn] === 'string' && row[documentIdColumn] !== '' ? row[documentIdColumn] : newDocumentId() }));
+  return { ...plan, tables: plan.tables.map((table) => (contentTables.has(table.table) ? { ...table, rows: withDocumentIds(table.rows) } : table)) };
 }
 
 export interface AuthTarget {
