@@ -255,6 +255,7 @@ describe('.gitattributes', () => {
     }));
     const visible = (p: string) =>
       p === 'schema.graphql' ||
+      p === 'schema.v5.graphql' ||
       p === '.contentgen/changes.md' ||
       p === 'prisma/schema.prisma' ||
       p.startsWith('prisma/migrations/') ||

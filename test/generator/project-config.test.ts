@@ -127,7 +127,7 @@ describe('building a project', () => {
     expect(paths).not.toContain('src/generated/graphql/types.ts');
     expect(paths).toContain('openapi.json');
     expect(paths.some((p) => p.startsWith('client/'))).toBe(true);
-    expect(result.files.get('src/server.ts')!.content).toContain('plugins: [],');
+    expect(result.files.get('src/server.ts')!.content).toContain('plugins: [restV5Plugin()],');
     // pluginOptions.i18n is ignored: the type is not localized, there is no locale type.
     const note = result.ir.contentTypes.find((ct) => ct.uid === 'api::note.note')!;
     expect(note.localized).toBeUndefined();

@@ -161,6 +161,8 @@ describe('users', () => {
     expect(editor).toEqual({
       id: 1, username: 'editor', email: 'editor@example.com', provider: 'local', password: '$2a$10$0MDTsl7LTeg.sCfgtUg2eeH9ICIRPUNosNE3x2kB70QKjjvDHe/ra',
       reset_password_token: hashCode(resetCode), confirmation_token: null, confirmed: true, blocked: false, created_at: t0, updated_at: later, nickname: 'Ed', newsletter: true,
+      // Strapi 5's identity, new for a Strapi 4 row (docs/strapi5.md).
+      document_id: expect.stringMatching(/^[a-z][a-z0-9]{23}$/),
     });
     expect(notesAbout("up_users: 1 column of Strapi's that the user model here does not have, left out: legacy_score")).toHaveLength(1);
     // What the reader decodes and the writer encodes up_users by: the server's user type.
