@@ -386,8 +386,11 @@ async function main(): Promise<void> {
   const proc = await startGenerated(server, { serverTiming: true });
   const results: WriteMeasurement[] = [];
   try {
-    // Warm-up (not recorded): the JIT, prepared statements, the pool.
+    // Warm-up (not recorded): the JIT, prepared statements, and the pool at the concurrency measured
+    // (after a one-client warm-up the pool holds one connection, so the first concurrent writes
+    // would open the others while measured).
     await measureAll(proc, headers, ids, 50, 1, undefined);
+    if (settings.clients > 1) await measureAll(proc, headers, ids, 50, settings.clients, undefined);
     log(`${settings.requests} writes of each kind, one client`);
     results.push(...(await measureAll(proc, headers, ids, settings.requests, 1, databaseCommandNames[settings.db])));
     log(`${settings.requests} writes of each kind, ${settings.clients} clients`);
