@@ -28,7 +28,8 @@ import { verify } from '../graphql/wrap.js';
 import { findActionOf } from '../rest/routes.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { isStored } from './builtins.js';
-import { DocumentIdReader, documentIdFilterAsIds, idsOfDocuments } from './document-id.js';
+import { rowsOfDocuments } from '../entity/document-id.js';
+import { DocumentIdReader, documentIdFilterAsIds } from './document-id.js';
 import { fileUid, v5ContentTypes } from './sdl.js';
 
 type Json = Record<string, unknown>;
@@ -239,7 +240,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       allowed(context, 'findOne');
       if (!stored) return null;
       const draft = readsDrafts(meta, args);
-      const ids = await idsOfDocuments(db, meta, [args.documentId]);
+      const ids = (await rowsOfDocuments(db, meta, [args.documentId])).map((row) => row.id);
       const result = await service().find(
         { filters: { id: { $in: ids } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } },
         accessOf(context),
