@@ -63,7 +63,7 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     registry,
     db,
     service,
-    node: (context, meta, entry, draft) => v5Node(context, db, meta, entry, draft),
+    node: (context, meta, entry, draft, documentId) => v5Node(context, db, meta, entry, draft, documentId),
     plugins: { auth: core.auth, ...(core.upload ? { upload: core.upload } : {}) },
   });
   const schema = addResolversToSchema({

@@ -70,9 +70,12 @@ function readerOf(context: GraphqlContext, db: Database): DocumentIdReader {
   return reader;
 }
 
-/** An entry as the v5 node of a request (its documentId read with every other of the tick). */
-export async function v5Node(context: GraphqlContext, db: Database, meta: ContentTypeMeta, entry: Entry, draft: boolean): Promise<Json> {
-  return toNode(meta, entry, draft, await readerOf(context, db).of(meta, entry.id));
+/**
+ * An entry as the v5 node of a request: its documentId read with every other of the tick, unless
+ * it is given (a deleted entry's, read before the delete).
+ */
+export async function v5Node(context: GraphqlContext, db: Database, meta: ContentTypeMeta, entry: Entry, draft: boolean, documentId?: string | null): Promise<Json> {
+  return toNode(meta, entry, draft, documentId !== undefined ? documentId : await readerOf(context, db).of(meta, entry.id));
 }
 
 /** `status: DRAFT` on a draft & publish type: every entry, as its draft. */

@@ -45,8 +45,8 @@ export interface V5MutationOptions {
   readonly registry: Registry;
   readonly db: Database;
   readonly service: (uid: string) => EntityService;
-  /** An entry as the v5 node the schema answers (resolvers.ts). */
-  readonly node: (context: GraphqlContext, meta: ContentTypeMeta, entry: Entry, draft: boolean) => Promise<Json>;
+  /** An entry as the v5 node the schema answers (resolvers.ts); `documentId` when it is known (a deleted entry's). */
+  readonly node: (context: GraphqlContext, meta: ContentTypeMeta, entry: Entry, draft: boolean, documentId?: string | null) => Promise<Json>;
   /** For the plugins' mutations. */
   readonly plugins: Omit<PluginRuntime, 'registry' | 'service'>;
 }
@@ -146,6 +146,8 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
     const runtime: PluginRuntime = { ...options.plugins, registry, service: options.service };
     const resolvers = pluginResolvers(runtime);
     const out: Record<string, Resolver> = {};
+    /** The documentId of the entry `id` names, read before a delete takes it. */
+    const documentIdOf = async (meta: ContentTypeMeta, id: unknown) => ((await documentIdsOf(db, meta, [Number(id)])).get(Number(id)) ?? null);
     const userMeta = registry.contentTypes.get(userUid);
     if (userMeta) {
       const names = usersPermissionsNames(registry);
@@ -162,11 +164,12 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
         const rule = auth[`Mutation.${name}`]?.auth;
         out[name] = async (parent, args, context) => {
           if (rule !== false) verify(context.state.auth, rule?.scope);
+          const deleted = name === names.deleteUser ? await documentIdOf(userMeta, args.id) : undefined;
           const result = (await resolver(parent, args, context)) as Json | null;
           if (!result) return result;
           if ('data' in result) {
             const entry = result.data as Entry | null;
-            return { data: entry ? await options.node(context, userMeta, entry, false) : null };
+            return { data: entry ? await options.node(context, userMeta, entry, false, deleted) : null };
           }
           return 'user' in result ? { ...result, user: await withDocumentId(context, result.user) } : result;
         };
@@ -175,9 +178,9 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
     const files = registry.contentTypes.get(fileUid);
     const upload = resolvers.upload?.() as { Mutation: Record<string, Resolver> } | undefined;
     if (files && upload) {
-      const asNode = async (context: GraphqlContext, result: unknown) => {
+      const asNode = async (context: GraphqlContext, result: unknown, documentId?: string | null) => {
         const entry = (result as { data?: Entry | null } | null)?.data;
-        return entry ? options.node(context, files, entry, false) : null;
+        return entry ? options.node(context, files, entry, false, documentId) : null;
       };
       out.updateUploadFile = async (parent, args, context) => {
         verify(context.state.auth, uploadScopes.upload);
@@ -185,7 +188,8 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
       };
       out.deleteUploadFile = async (parent, args, context) => {
         verify(context.state.auth, uploadScopes.destroy);
-        return asNode(context, await upload.Mutation.removeFile!(parent, args, context));
+        const documentId = await documentIdOf(files, args.id);
+        return asNode(context, await upload.Mutation.removeFile!(parent, args, context), documentId);
       };
     }
     return out;
