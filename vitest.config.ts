@@ -22,7 +22,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { probe, providerLabel, providers, type TestProvider } from './test/helpers/databases.js';
 
 const projectName: Record<TestProvider, string> = { sqlite: 'sqlite', postgresql: 'postgresql', mysql: 'mariadb' };
-const serverTests = ['test/behaviour/**/*.test.ts', 'test/import/**/*.test.ts', 'test/parity/**/*.test.ts', 'test/multiprocess/**/*.test.ts', 'test/standalone/**/*.test.ts', 'test/v5/rest-*.test.ts'];
+const serverTests = ['test/behaviour/**/*.test.ts', 'test/import/**/*.test.ts', 'test/parity/**/*.test.ts', 'test/multiprocess/**/*.test.ts', 'test/standalone/**/*.test.ts', 'test/v5/rest-*.test.ts', 'test/v5/graphql-*.test.ts'];
 const skippedProjectFile = 'test/helpers/skipped-database.test.ts';
 
 /** `sqlite,postgresql,mariadb` → providers (`mariadb` and `mysql` are the same). */

@@ -168,3 +168,59 @@ describe('Strapi 5 GraphQL reads on /v5/graphql, as Strapi 5.54.0 answered them'
     expect(body.data.articles.data[0]).toEqual({ id: expect.any(String), attributes: { title: 'By a user' } });
   });
 });
+
+/** Writes the recordings do not make (test/v5/graphql-recorded.test.ts compares those that they do). */
+describe('Strapi 5 GraphQL writes on /v5/graphql', () => {
+  const gql = async (query: string, variables: Json = {}, headers: Record<string, string> = full): Promise<Json> => {
+    const res = await fetch(`${server.url}/v5/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    return (await res.json()) as Json;
+  };
+  const rowIdOf = async (table: string, documentId: string) => String((await built.database.query<{ id: unknown }>(`SELECT id FROM "${table}" WHERE document_id = ?`, [documentId]))[0]!.id);
+  const documentIdPattern = /^[a-z][a-z0-9]{23}$/;
+
+  it('writes media by documentId or by row id; a documentId of nothing is refused as Strapi 5 refuses it', async () => {
+    const files = (await gql('{ uploadFiles(sort: "name:asc") { documentId name } }')).data.uploadFiles as Json[];
+    const [first, second] = files;
+    const created = await gql('mutation($cover: ID) { createArticle(data: { title: "With a cover", cover: $cover }) { documentId cover { documentId } } }', { cover: first!.documentId });
+    expect(created.data.createArticle.cover).toEqual({ documentId: first!.documentId });
+    const doc = created.data.createArticle.documentId as string;
+    const byId = await gql('mutation($doc: ID!, $cover: ID) { updateArticle(documentId: $doc, data: { cover: $cover }) { cover { documentId } } }', { doc, cover: await rowIdOf('files', second!.documentId) });
+    expect(byId.data.updateArticle.cover).toEqual({ documentId: second!.documentId });
+    const missing = await gql('mutation($doc: ID!) { updateArticle(documentId: $doc, data: { cover: "zzzzzzzzzzzzzzzzzzzzzzzz" }) { title } }', { doc });
+    expect(missing).toEqual({
+      errors: [
+        {
+          message: 'Document with id "zzzzzzzzzzzzzzzzzzzzzzzz", locale "null" not found',
+          path: ['updateArticle'],
+          extensions: { code: 'BAD_USER_INPUT', error: { name: 'ValidationError', message: 'Document with id "zzzzzzzzzzzzzzzzzzzzzzzz", locale "null" not found', details: {} } },
+        },
+      ],
+      data: { updateArticle: null },
+    });
+    expect(await gql('mutation($doc: ID!) { deleteArticle(documentId: $doc) { documentId } }', { doc })).toEqual({ data: { deleteArticle: { documentId: doc } } });
+    expect((await gql('query($doc: ID!) { article(documentId: $doc) { title } }', { doc })).data.article).toBeNull();
+  });
+
+  it("updates and deletes a file by its row id, answering it with its documentId", async () => {
+    const [file] = (await gql('{ uploadFiles(sort: "name:desc", pagination: { limit: 1 }) { documentId name } }')).data.uploadFiles as Json[];
+    const id = await rowIdOf('files', file!.documentId);
+    const updated = await gql('mutation($id: ID!) { updateUploadFile(id: $id, info: { alternativeText: "described" }) { documentId alternativeText } }', { id });
+    expect(updated).toEqual({ data: { updateUploadFile: { documentId: file!.documentId, alternativeText: 'described' } } });
+    expect((await gql('mutation($id: ID!) { deleteUploadFile(id: $id) { documentId } }', { id }, {})).errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(await gql('mutation($id: ID!) { deleteUploadFile(id: $id) { documentId name } }', { id })).toEqual({ data: { deleteUploadFile: { documentId: file!.documentId, name: file!.name } } });
+    const names = ((await gql('{ uploadFiles { name } }')).data.uploadFiles as Json[]).map((f) => f.name);
+    expect(names).not.toContain(file!.name);
+  });
+
+  it('creates and deletes users through the users-permissions plugin, answering their documentId', async () => {
+    const created = await gql('mutation { createUsersPermissionsUser(data: { username: "erin", email: "erin@example.com", password: "Secret123", confirmed: true }) { data { documentId username email } } }');
+    const user = created.data.createUsersPermissionsUser.data as Json;
+    expect(user).toEqual({ documentId: expect.stringMatching(documentIdPattern), username: 'erin', email: 'erin@example.com' });
+    const login = await gql('mutation { login(input: { identifier: "erin", password: "Secret123" }) { jwt user { documentId username } } }', {}, {});
+    expect(login.data.login.user).toEqual({ documentId: user.documentId, username: 'erin' });
+    const me = await gql('{ me { documentId username } }', {}, bearer(login.data.login.jwt));
+    expect(me).toEqual({ data: { me: { documentId: user.documentId, username: 'erin' } } });
+    const id = await rowIdOf('up_users', user.documentId as string);
+    expect(await gql('mutation($id: ID!) { deleteUsersPermissionsUser(id: $id) { data { documentId } } }', { id })).toEqual({ data: { deleteUsersPermissionsUser: { data: { documentId: user.documentId } } } });
+  });
+});

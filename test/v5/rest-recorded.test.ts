@@ -3,27 +3,20 @@
  * recorder's scripts (test/v5/recorder/blog.ts, i18n.ts) are run again, unchanged, against a
  * generated server of the same models whose src/config.ts mounts v5 on `/api` (v4 stays on `/api`
  * beneath it), and every REST answer is compared with the recording (fixtures/strapi5-data/<set>),
- * documentIds, times and row ids normalised (recorder/normalise.ts). GraphQL requests of the
- * scripts reach the v4 endpoint and are not compared (the v5 schema is #30 item 3).
+ * documentIds, times and row ids normalised (recorder/normalise.ts; the replay: recorded.ts).
+ * GraphQL requests of the scripts reach the v4 endpoint here and are not compared: the v5 schema's
+ * answers are graphql-recorded.test.ts's.
  *
  * `knownDifferences` lists, with the reason, the requests that do not match yet; every other
  * content-API request must. A request that starts matching must be taken off the list.
  */
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StrapiClient, type Auth } from '../import/recorder/client.js';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../helpers/strapi-data.js';
-import { fixturesDir, modelsOf, tempDir } from '../helpers/paths.js';
-import { buildModels, createApiToken, startServer, writeUserConfig, type BuiltServer, type RunningServer } from '../helpers/server.js';
-import { alignDocumentIds } from './align.js';
 import { recordBlog } from './recorder/blog.js';
 import { recordI18n } from './recorder/i18n.js';
-import { normaliseRecording } from './recorder/normalise.js';
-import { extraPermissions } from './recorder/permissions.js';
+import { differences, replayRecording, unexpected } from './recorded.js';
 
-/** GraphQL is not this dialect's (the v5 schema is #30 item 3): answered by the v4 endpoint, not compared. */
+/** GraphQL is not this dialect's: answered by the v4 endpoint here, compared by graphql-recorded.test.ts. */
 const notRestApi = (request: RecordedRequest) => request.path === '/graphql';
 
 // Why a request does not match yet (its first difference is in the report: V5_REST_REPORT=<file>).
@@ -118,76 +111,16 @@ const i18nKnownDifferences: Record<string, string> = {
 };
 
 
-/** The recorded requests whose answers differ after normalising, with the first difference. */
-function differences(recorded: RecordedRequest[], replayed: RecordedRequest[]): Map<string, string> {
-  // One normalising over both, so a documentId has one label on both sides.
-  const both = normaliseRecording([...recorded, ...alignDocumentIds(recorded, replayed)], { ids: true });
-  const a = both.slice(0, recorded.length);
-  const b = new Map(both.slice(recorded.length).map((r) => [r.name, r]));
-  const out = new Map<string, string>();
-  for (const request of a) {
-    if (notRestApi(request)) continue;
-    const other = b.get(request.name);
-    const expected = { status: request.status, answer: request.answer };
-    const actual = other ? { status: other.status, answer: other.answer } : undefined;
-    if (!isDeepStrictEqual(expected, actual)) out.set(request.name, firstDifference(expected, actual, ''));
-  }
-  return out;
-}
-
-function firstDifference(a: unknown, b: unknown, at: string): string {
-  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (!isDeepStrictEqual((a as any)[key], (b as any)[key])) return firstDifference((a as any)[key], (b as any)[key], `${at}.${key}`);
-    }
-  }
-  return `${at}: Strapi ${JSON.stringify(a)?.slice(0, 200)} ≠ ours ${JSON.stringify(b)?.slice(0, 200)}`;
-}
-
 const sets = [
   { set: 'blog' as const, script: recordBlog, knownDifferences: blogKnownDifferences },
   { set: 'i18n' as const, script: recordI18n, knownDifferences: i18nKnownDifferences },
 ];
 
 describe.each(sets)('v5 REST dialect: the $set recording of Strapi 5.54.0', ({ set, script, knownDifferences }) => {
-  let built: BuiltServer;
-  let server: RunningServer;
-  let modelsDir: string;
-  const client = { current: undefined as StrapiClient | undefined };
-
-  beforeAll(async () => {
-    // The blog models with the permissions the recording's Strapi granted beyond them.
-    modelsDir = await tempDir(`v5-${set}-models`);
-    await cp(modelsOf(set), modelsDir, { recursive: true });
-    const permissionsFile = path.join(modelsDir, 'permissions.json');
-    const permissions = JSON.parse(await readFile(permissionsFile, 'utf8')) as Record<string, string[]>;
-    for (const [role, actions] of Object.entries(extraPermissions[set])) permissions[role] = [...new Set([...(permissions[role] ?? []), ...actions])];
-    await writeFile(permissionsFile, JSON.stringify(permissions, null, 2));
-    built = await buildModels(modelsDir, `v5-${set}`);
-    await writeUserConfig(built.dir, { v5: { rest: { prefix: '/api' } } });
-    server = await startServer(built.dir);
-    client.current = new StrapiClient(server.url);
-  }, 600_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await built?.cleanup();
-    if (modelsDir) await rm(modelsDir, { recursive: true, force: true });
-  });
-
   it('answers the recorded script as Strapi 5 did, but for the known differences', async () => {
-    const token = await createApiToken(built.dir, { type: 'full-access' });
-    const full: Auth = { kind: 'token', name: 'full-access', key: token };
-    await script(client.current!, full);
-    // Strapi 5 copies a published document through a JS number: its answers lose the biginteger's
-    // last digit (fixtures/strapi5-data/README.md); this server keeps the value it was given.
-    const replayed = JSON.parse(JSON.stringify(client.current!.answers).replaceAll('"9007199254740993"', '"9007199254740992"')) as RecordedRequest[];
-    const recorded = (JSON.parse(await readFile(path.join(fixturesDir, `strapi5-data/${set}/answers.json`), 'utf8')) as { requests: RecordedRequest[] }).requests;
-    const found = differences(recorded, replayed);
-    if (process.env.V5_REST_REPORT) await writeFile(`${process.env.V5_REST_REPORT}.${set}`, [...found].map(([name, diff]) => `${name}\t${diff}`).join('\n') + '\n');
-    const unexpected = [...found].filter(([name]) => !(name in knownDifferences)).map(([name, diff]) => `${name} ${diff}`);
-    const nowMatching = Object.keys(knownDifferences).filter((name) => !found.has(name));
-    expect(unexpected).toEqual([]);
-    expect(nowMatching).toEqual([]);
+    const replay = await replayRecording(set, 'v5', { v5: { rest: { prefix: '/api' } } }, script);
+    const found = differences(replay, (request) => !notRestApi(request));
+    const report = process.env.V5_REST_REPORT ? `${process.env.V5_REST_REPORT}.${set}` : undefined;
+    expect(await unexpected(found, knownDifferences, report)).toEqual({ unexpected: [], nowMatching: [] });
   }, 600_000);
 });

@@ -1,14 +1,13 @@
 /**
  * The v5 schema's `documentId`s: the stored ones (entity/document-id.ts, #30 item 1). Answers read
  * them per request in batches (one statement per type and resolver level, like relations);
- * filters and `article(documentId:)` turn them into row ids first.
+ * filters turn them into row ids first (entity/document-id.ts, shared with the REST dialect).
  */
 import type { Database } from '../db/database.js';
-import { documentIdColumn, documentIdsOf } from '../entity/document-id.js';
-import { ValidationError } from '../errors.js';
+import { documentIdFilter, documentIdsOf } from '../entity/document-id.js';
+import { toRestOperators } from '../graphql/args.js';
 import type { ContentTypeMeta } from '../meta.js';
 import { isPlainObject } from '../query/is-plain-object.js';
-import { SqlBuilder } from '../query/sql.js';
 
 /** Per request: the documentIds of entries, read for every entry asked in the same tick at once. */
 export class DocumentIdReader {
@@ -31,32 +30,11 @@ export class DocumentIdReader {
   }
 }
 
-/** The row ids of the entries (every locale) with these documentIds. */
-export async function idsOfDocuments(db: Database, meta: ContentTypeMeta, documentIds: readonly unknown[]): Promise<number[]> {
-  const values = documentIds.filter((value): value is string => typeof value === 'string');
-  if (values.length === 0) return [];
-  const sql = new SqlBuilder(db.dialect);
-  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${sql.ident(documentIdColumn)} IN (${values.map((v) => sql.param(v)).join(', ')})`);
-  return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
-}
-
 /**
- * A GraphQL `documentId` filter (`{ eq }`, `{ in }`, …) as one on row ids. `eq`/`in` keep the
- * entries with those documentIds, `ne`/`notIn` the others; a documentId is never null.
+ * A GraphQL `documentId` filter (`{ eq }`, `{ in }`, `{ startsWith }`, … or a bare value) as one
+ * on row ids, by the REST dialect's own (entity/document-id.ts `documentIdFilter`).
  */
 export async function documentIdFilterAsIds(db: Database, meta: ContentTypeMeta, filter: unknown): Promise<Record<string, unknown>> {
-  const operators = isPlainObject(filter) ? filter : { eq: filter };
-  const out: Record<string, unknown> = {};
-  for (const [op, operand] of Object.entries(operators)) {
-    if (operand === undefined) continue;
-    const list = Array.isArray(operand) ? operand : [operand];
-    if (op === 'eq' || op === 'in') out.in = await idsOfDocuments(db, meta, list);
-    else if (op === 'ne' || op === 'notIn') out.notIn = await idsOfDocuments(db, meta, list);
-    else if (op === 'null') out.null = operand === true ? true : undefined;
-    else if (op === 'notNull') out.notNull = operand === true ? undefined : true;
-    else throw new ValidationError(`Invalid parameter documentId: filter it with eq, ne, in, notIn, null or notNull, not ${op}`);
-    if (out.null === undefined) delete out.null;
-    if (out.notNull === undefined) delete out.notNull;
-  }
-  return out;
+  const ids = await documentIdFilter(db, meta, isPlainObject(filter) ? toRestOperators(filter) : { $eq: filter });
+  return ids.$in !== undefined ? { in: ids.$in } : { notIn: ids.$notIn };
 }

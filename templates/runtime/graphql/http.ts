@@ -80,6 +80,12 @@ export interface EndpointOptions {
   readonly newLoader: () => RelationLoader;
   /** Reshapes each error of an executed operation (the Strapi 5 endpoint drops `locations`, as Strapi 5 does). */
   readonly fieldError?: (error: GraphQLFormattedError) => GraphQLFormattedError;
+  /**
+   * Variables an input scalar refused (a zone item's unknown component) answered with graphql-js's
+   * message and code only, as Strapi 5 (Apollo Server 4) does; otherwise with the scalar's own
+   * error, as Strapi v4 (Apollo Server 3).
+   */
+  readonly plainVariableErrors?: boolean;
   readonly cache?: DocumentCache;
   readonly log: (err: unknown) => void;
 }
@@ -225,7 +231,9 @@ export function graphqlEndpoint(options: EndpointOptions) {
       });
       if (!('data' in result) || result.data === undefined) {
         // Execution never started: the variables did not fit the operation.
-        throw new RequestFailure(400, { errors: (result.errors ?? []).map((e) => format(e, codes.badUserInput)) });
+        const variableError = (e: GraphQLError) =>
+          options.plainVariableErrors ? shown({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code: codes.badUserInput } }) : format(e, codes.badUserInput);
+        throw new RequestFailure(400, { errors: (result.errors ?? []).map(variableError) });
       }
       const fieldErrors = result.errors?.map((e) => formatError(e, codes.internal, options.log)).map((e) => options.fieldError?.(e) ?? e);
       const json = JSON.stringify({ ...(fieldErrors?.length ? { errors: fieldErrors } : {}), data: result.data });

@@ -19,7 +19,8 @@ import * as naming from './naming.js';
 
 export const localeUid = 'plugin::i18n.locale';
 export const localeScalarName = 'I18NLocaleCode';
-const listLocalesAction = 'plugin::i18n.locales.listLocales';
+/** The i18n plugin's one Content API action: reading the locales (REST `GET /api/i18n/locales`, GraphQL `i18NLocales`). */
+export const listLocalesAction = 'plugin::i18n.locales.listLocales';
 
 /** `createPageLocalization`. */
 export function createLocalizationMutationName(meta: ContentTypeMeta): string {

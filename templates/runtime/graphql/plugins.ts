@@ -48,6 +48,38 @@ export function registerPlugins(extension: GraphqlExtensionService, registry: Re
 
 const sdl = (definitions: DefinitionNode[]): string => print(document(definitions));
 
+/** The users-permissions plugin's mutation names (the same in Strapi 5's schema). */
+export function usersPermissionsNames(registry: Registry): UsersPermissionsNames {
+  const user = registry.contentTypes.get(userUid)!;
+  const role = registry.contentTypes.get(roleUid)!;
+  return {
+    createRole: naming.createMutationName(role),
+    updateRole: naming.updateMutationName(role),
+    deleteRole: naming.deleteMutationName(role),
+    createUser: naming.createMutationName(user),
+    updateUser: naming.updateMutationName(user),
+    deleteUser: naming.deleteMutationName(user),
+  };
+}
+
+/** Who may run the users-permissions plugin's operations (Strapi's resolversConfig), for both GraphQL endpoints. */
+export function usersPermissionsAuth(names: UsersPermissionsNames): Record<string, ResolverConfig> {
+  return {
+    'Mutation.login': { auth: false },
+    'Mutation.register': { auth: false },
+    'Mutation.forgotPassword': { auth: false },
+    'Mutation.resetPassword': { auth: false },
+    'Mutation.emailConfirmation': { auth: false },
+    'Mutation.changePassword': { auth: { scope: 'plugin::users-permissions.auth.changePassword' } },
+    [`Mutation.${names.createRole}`]: { auth: { scope: [`${roleUid}.createRole`] } },
+    [`Mutation.${names.updateRole}`]: { auth: { scope: [`${roleUid}.updateRole`] } },
+    [`Mutation.${names.deleteRole}`]: { auth: { scope: [`${roleUid}.deleteRole`] } },
+    [`Mutation.${names.createUser}`]: { auth: { scope: [`${userUid}.create`] } },
+    [`Mutation.${names.updateUser}`]: { auth: { scope: [`${userUid}.update`] } },
+    [`Mutation.${names.deleteUser}`]: { auth: { scope: [`${userUid}.destroy`] } },
+  };
+}
+
 // ---------------------------------------------------------------------------------------
 // users-permissions
 
@@ -58,14 +90,7 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
 
   const user = registry.contentTypes.get(userUid)!;
   const role = registry.contentTypes.get(roleUid)!;
-  const names: UsersPermissionsNames = {
-    createRole: naming.createMutationName(role),
-    updateRole: naming.updateMutationName(role),
-    deleteRole: naming.deleteMutationName(role),
-    createUser: naming.createMutationName(user),
-    updateUser: naming.updateMutationName(user),
-    deleteUser: naming.deleteMutationName(user),
-  };
+  const names = usersPermissionsNames(registry);
 
   extension.use(({ typeRegistry }: { typeRegistry: TypeRegistry }) => {
     const userResponse = naming.entityResponseName(user);
@@ -149,20 +174,7 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
       objectTypeExtension('Query', [{ name: 'me', type: 'UsersPermissionsMe' }]),
       objectTypeExtension('Mutation', mutations),
     ]);
-    const resolversConfig: Record<string, ResolverConfig> = {
-      'Mutation.login': { auth: false },
-      'Mutation.register': { auth: false },
-      'Mutation.forgotPassword': { auth: false },
-      'Mutation.resetPassword': { auth: false },
-      'Mutation.emailConfirmation': { auth: false },
-      'Mutation.changePassword': { auth: { scope: 'plugin::users-permissions.auth.changePassword' } },
-      [`Mutation.${names.createRole}`]: { auth: { scope: [`${roleUid}.createRole`] } },
-      [`Mutation.${names.updateRole}`]: { auth: { scope: [`${roleUid}.updateRole`] } },
-      [`Mutation.${names.deleteRole}`]: { auth: { scope: [`${roleUid}.deleteRole`] } },
-      [`Mutation.${names.createUser}`]: { auth: { scope: [`${userUid}.create`] } },
-      [`Mutation.${names.updateUser}`]: { auth: { scope: [`${userUid}.update`] } },
-      [`Mutation.${names.deleteUser}`]: { auth: { scope: [`${userUid}.destroy`] } },
-    };
+    const resolversConfig = usersPermissionsAuth(names);
     return {
       typeDefs,
       resolversConfig,
@@ -174,7 +186,7 @@ function registerUsersPermissions(extension: GraphqlExtensionService, registry: 
 // ---------------------------------------------------------------------------------------
 // upload
 
-const uploadScopes = {
+export const uploadScopes = {
   upload: 'plugin::upload.content-api.upload',
   find: 'plugin::upload.content-api.find',
   findOne: 'plugin::upload.content-api.findOne',

@@ -385,7 +385,7 @@ function localeOf(args: Json): Json {
  * A dynamic zone's input scalar: each item names its component by GraphQL type
  * (`__typename: "ComponentSharedQuote"`), turned into `__component: "shared.quote"`.
  */
-function dynamicZoneInput(name: string, zone: readonly string[], registry: Registry) {
+export function dynamicZoneInput(name: string, zone: readonly string[], registry: Registry) {
   const byTypeName = new Map([...registry.components.keys()].map((uid) => [naming.componentTypeName(uid), uid]));
   const parse = (value: unknown): Json => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ValidationError(`${name}: each item must be an object with a __typename`);

@@ -4,19 +4,19 @@
  * lists after `graphqlPlugin` when the project installs GraphQL: the schema of schema.v5.graphql
  * (schema.ts) with the read resolvers of resolvers.ts, on `v5.graphql.path` (`/v5/graphql`),
  * through the v4 endpoint's HTTP handling, limits, cost checks and planner (graphql/http.ts)
- * with the list limits of `plugins.graphql`. Mutations are not served here yet: they answer an
- * error.
+ * with the list limits of `plugins.graphql`; the mutations of mutations.ts write through the v5
+ * REST dialect's input path and the v4 services.
  */
 import { addResolversToSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { Extensions } from '../extend/extensions.js';
-import { ApplicationError } from '../errors.js';
 import type { EntityService } from '../entity/service.js';
 import type { PluginCore, ServerPlugin } from '../plugin.js';
 import { graphqlEndpoint } from '../graphql/http.js';
 import { endpointLimits } from '../graphql/index.js';
 import { RelationLoader } from '../graphql/loader.js';
-import { v5Resolvers } from './resolvers.js';
+import { v5Mutations } from './mutations.js';
+import { v5Node, v5Resolvers } from './resolvers.js';
 import { buildV5Schema } from './schema.js';
 
 export { buildV5Schema, printV5Schema } from './schema.js';
@@ -59,13 +59,17 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     return found;
   };
   const built = buildV5Schema(core.registry, { v4CompatibilityMode });
-  const notServed = () => {
-    throw new ApplicationError('Mutations are not served on the Strapi 5 endpoint yet: use the v4 endpoint');
-  };
-  const mutations = Object.fromEntries(Object.keys(built.getMutationType()?.getFields() ?? {}).map((name) => [name, notServed]));
+  const { db, registry } = core;
+  const mutations = v5Mutations({
+    registry,
+    db,
+    service,
+    node: (context, meta, entry, draft, documentId) => v5Node(context, db, meta, entry, draft, documentId),
+    plugins: { auth: core.auth, ...(core.upload ? { upload: core.upload } : {}) },
+  });
   const schema = addResolversToSchema({
     schema: built,
-    resolvers: { ...v5Resolvers({ registry: core.registry, db: core.db, service, limits }), Mutation: mutations } as never,
+    resolvers: { ...v5Resolvers({ registry, db, service, limits }), ...mutations } as never,
     resolverValidationOptions: { requireResolversToMatchSchema: 'ignore' },
   });
   const middleware = graphqlEndpoint({
@@ -76,6 +80,7 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     newLoader: () => new RelationLoader({ db: core.db, registry: core.registry, limits }),
     // Strapi 5 (Apollo Server 4) answers resolver errors without `locations`.
     fieldError: ({ locations: _locations, ...error }) => error,
+    plainVariableErrors: true,
     log: core.log,
   });
   return { schema, middleware };

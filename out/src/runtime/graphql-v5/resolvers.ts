@@ -22,17 +22,21 @@ import type { GraphqlContext } from '../graphql/context.js';
 import type { ResolverMap } from '../graphql/extension.js';
 import type { LinkField, Loaded } from '../graphql/loader.js';
 import * as naming from '../graphql/naming.js';
-import { accessOf } from '../graphql/resolvers.js';
+import { listLocalesAction } from '../graphql/i18n.js';
+import { accessOf, dynamicZoneInput } from '../graphql/resolvers.js';
 import { scalarResolvers } from '../graphql/scalars.js';
 import { readShape } from '../graphql/selection.js';
 import { verify } from '../graphql/wrap.js';
 import { findActionOf } from '../rest/routes.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { isStored } from './builtins.js';
-import { DocumentIdReader, documentIdFilterAsIds, idsOfDocuments } from './document-id.js';
+import { rowsOfDocuments } from '../entity/document-id.js';
+import { DocumentIdReader, documentIdFilterAsIds } from './document-id.js';
 import { fileUid, v5ContentTypes } from './sdl.js';
 
 type Json = Record<string, unknown>;
+
+const localeUid = 'plugin::i18n.locale';
 
 export interface V5ResolverOptions {
   readonly registry: Registry;
@@ -65,6 +69,14 @@ function readerOf(context: GraphqlContext, db: Database): DocumentIdReader {
   let reader = readers.get(context);
   if (!reader) readers.set(context, (reader = new DocumentIdReader(db)));
   return reader;
+}
+
+/**
+ * An entry as the v5 node of a request: its documentId read with every other of the tick, unless
+ * it is given (a deleted entry's, read before the delete).
+ */
+export async function v5Node(context: GraphqlContext, db: Database, meta: ContentTypeMeta, entry: Entry, draft: boolean, documentId?: string | null): Promise<Json> {
+  return toNode(meta, entry, draft, documentId !== undefined ? documentId : await readerOf(context, db).of(meta, entry.id));
 }
 
 /** `status: DRAFT` on a draft & publish type: every entry, as its draft. */
@@ -121,8 +133,7 @@ function localeOf(args: Json): Json {
 export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
   const { registry, limits, db } = options;
   /** Entries as nodes, their documentIds read in one statement with every other of the level. */
-  const nodesOf = (context: GraphqlContext, meta: ContentTypeMeta, entries: readonly Entry[], draft: boolean) =>
-    Promise.all(entries.map(async (entry) => toNode(meta, entry, draft, await readerOf(context, db).of(meta, entry.id))));
+  const nodesOf = (context: GraphqlContext, meta: ContentTypeMeta, entries: readonly Entry[], draft: boolean) => Promise.all(entries.map((entry) => v5Node(context, db, meta, entry, draft)));
   const types = v5ContentTypes(registry);
   const map: Record<string, Record<string, unknown>> = {};
   const add = (type: string, field: string, resolver: unknown) => ((map[type] ??= {})[field] = resolver);
@@ -182,6 +193,9 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
         map[naming.dynamicZoneName(owner, field.name)] = {
           __resolveType: (item: Json) => (item && typeof item.__component === 'string' ? naming.componentTypeName(item.__component) : 'Error'),
         };
+        // Its input: items named by `__typename`, as the v4 endpoint takes them.
+        const components = field.components.filter((uid) => registry.components.has(uid));
+        map[naming.dynamicZoneInputName(owner, field.name)] = dynamicZoneInput(naming.dynamicZoneInputName(owner, field.name), components, registry);
       }
     }
   }
@@ -204,8 +218,11 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
     const service = () => options.service(meta.uid);
     const stored = isStored(meta);
     const whole = () => readShape(meta, undefined, registry) as Json;
-    // The upload plugin's actions are named for its Content API (`plugin::upload.content-api.find`).
-    const allowed = (context: GraphqlContext, action: 'find' | 'findOne') => verify(context.state.auth, action === 'find' ? findActionOf(meta.uid) : findActionOf(meta.uid).replace(/find$/, 'findOne'));
+    // The upload plugin's actions are named for its Content API (`plugin::upload.content-api.find`);
+    // the i18n plugin has one for both.
+    const actionOf = (action: 'find' | 'findOne') =>
+      meta.uid === localeUid ? listLocalesAction : action === 'find' ? findActionOf(meta.uid) : findActionOf(meta.uid).replace(/find$/, 'findOne');
+    const allowed = (context: GraphqlContext, action: 'find' | 'findOne') => verify(context.state.auth, actionOf(action));
 
     if (meta.kind === 'singleType') {
       add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext) => {
@@ -240,7 +257,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       allowed(context, 'findOne');
       if (!stored) return null;
       const draft = readsDrafts(meta, args);
-      const ids = await idsOfDocuments(db, meta, [args.documentId]);
+      const ids = (await rowsOfDocuments(db, meta, [args.documentId])).map((row) => row.id);
       const result = await service().find(
         { filters: { id: { $in: ids } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } },
         accessOf(context),

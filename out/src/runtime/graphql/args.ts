@@ -33,7 +33,7 @@ export function toRestFilters(filters: unknown, owner: Owner, registry: Registry
       continue;
     }
     const field: FieldMeta | undefined = owner.fields[key];
-    if (key === 'id' || field?.kind === 'scalar') out[key] = scalarFilter(value);
+    if (key === 'id' || field?.kind === 'scalar') out[key] = toRestOperators(value);
     else if (field?.kind === 'relation' || field?.kind === 'media') {
       const target = registry.contentTypes.get(field.kind === 'relation' ? field.target : fileUid);
       out[key] = target ? toRestFilters(value, target, registry) : value;
@@ -46,12 +46,12 @@ export function toRestFilters(filters: unknown, owner: Owner, registry: Registry
 }
 
 /** `{ eq: 1, not: { in: [2] } }` → `{ $eq: 1, $not: { $in: [2] } }`. */
-function scalarFilter(value: unknown): unknown {
+export function toRestOperators(value: unknown): unknown {
   if (!isPlainObject(value)) return value;
   const out: Json = {};
   for (const [op, operand] of Object.entries(value)) {
     if (operand === undefined) continue;
-    out[`$${op}`] = op === 'not' ? scalarFilter(operand) : operand;
+    out[`$${op}`] = op === 'not' ? toRestOperators(operand) : operand;
   }
   return out;
 }

@@ -10,11 +10,10 @@
  * locale), the locale being the request's (`?locale=`), else the default one.
  */
 import type { Database } from '../db/database.js';
-import { documentIdColumn, documentIdsOf, findEntryIdByDocumentId } from '../entity/document-id.js';
+import { documentIdFilter, documentIdsOf, findEntryIdByDocumentId, rowsOfDocuments } from '../entity/document-id.js';
 import { ValidationError } from '../errors.js';
 import { i18nOf } from '../i18n/service.js';
-import type { ContentTypeMeta, Registry, ScalarFieldMeta } from '../meta.js';
-import { compileFilters } from '../query/filters.js';
+import type { ContentTypeMeta, Registry } from '../meta.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 
 /** Strapi 5's error for a documentId that names nothing (relation targets, position pivots). */
@@ -37,10 +36,7 @@ export function findDocument(db: Database, meta: ContentTypeMeta, documentId: un
 
 /** Every row of document `documentId` (all its locales), by id. */
 export async function rowsOfDocument(db: Database, meta: ContentTypeMeta, documentId: unknown): Promise<number[]> {
-  if (typeof documentId !== 'string' || !documentId) return [];
-  const sql = new SqlBuilder(db.dialect);
-  const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${sql.ident(documentIdColumn)} = ${sql.param(documentId)} ORDER BY ${sql.ident('id')}`);
-  return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
+  return (await rowsOfDocuments(db, meta, [documentId])).map((row) => row.id);
 }
 
 /** The first row (by id) of a single type, in `locale` (null: any). */
@@ -58,41 +54,11 @@ export async function firstRow(db: Database, meta: ContentTypeMeta, locale: stri
  */
 export async function findDocuments(db: Database, meta: ContentTypeMeta, documentIds: readonly string[], locale: string | null): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  for (const batch of batches([...new Set(documentIds)])) {
-    const sql = new SqlBuilder(db.dialect);
-    let where = `${sql.ident(documentIdColumn)} IN (${batch.map((d) => sql.param(d)).join(', ')})`;
-    if (meta.localized && locale !== null) where += ` AND ${sql.ident('locale')} = ${sql.param(locale)}`;
-    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id, ${sql.ident(documentIdColumn)} AS document_id FROM ${sql.ident(meta.table)} WHERE ${where} ORDER BY ${sql.ident('id')}`);
-    for (const row of await db.query<{ id: unknown; document_id: string }>(compiled.sql, compiled.params)) {
-      if (!found.has(row.document_id)) found.set(row.document_id, Number(row.id));
-    }
-  }
+  for (const row of await rowsOfDocuments(db, meta, documentIds, locale)) if (!found.has(row.documentId)) found.set(row.documentId, row.id);
   return found;
 }
 
-const documentIdField: ScalarFieldMeta = { kind: 'scalar', name: 'documentId', type: 'string', column: documentIdColumn, prismaField: 'documentId', writable: false };
-
-/** Beyond this many matching rows a documentId filter names the rows it leaves out instead. */
-const listedRows = 500;
-
-/**
- * A `filters[documentId]` condition (any operator) of `meta` as a condition on row ids: the
- * planner's own operators compile it on the column, and the rows it matches (or, when most
- * rows match, the ones it does not) become `{ $in | $notIn: ids }`.
- */
-export async function documentIdFilter(db: Database, meta: ContentTypeMeta, condition: unknown): Promise<Record<string, unknown>> {
-  const column = { ...meta, fields: { documentId: documentIdField } } as ContentTypeMeta;
-  const idsWhere = async (negate: boolean, limit?: number): Promise<number[]> => {
-    const sql = new SqlBuilder(db.dialect);
-    const where = compileFilters(column, { documentId: condition }, sql) ?? '1 = 1';
-    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS id FROM ${sql.ident(meta.table)} WHERE ${negate ? `NOT (${where})` : where} ORDER BY ${sql.ident('id')}${limit === undefined ? '' : ` LIMIT ${limit}`}`);
-    return (await db.query<{ id: unknown }>(compiled.sql, compiled.params)).map((row) => Number(row.id));
-  };
-  const matching = await idsWhere(false, listedRows + 1);
-  if (matching.length <= listedRows) return { $in: matching.length ? matching : [0] };
-  const others = await idsWhere(true);
-  return { $notIn: others.length ? others : [0] };
-}
+export { documentIdFilter };
 
 /**
  * The documentIds an answer carries, filled in once it is shaped: each entry is noted with its
