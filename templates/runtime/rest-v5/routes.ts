@@ -93,7 +93,7 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         }
         const { input, v4 } = await write(ctx, 'update');
         const current = await firstRow(v5.db, meta, locale);
-        if (current !== null) await assertOwnComponents(ctx.state.service, meta, current, body(ctx));
+        if (current !== null) await assertOwnComponents(v5.db, meta, current, body(ctx));
         return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access, created)));
       }),
       route('DELETE', path, 'delete', async (ctx) => {
@@ -127,7 +127,7 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         return single(await shape(await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access, created)));
       }
       const { input, v4 } = await write(ctx, 'update');
-      await assertOwnComponents(ctx.state.service, meta, id, body(ctx));
+      await assertOwnComponents(v5.db, meta, id, body(ctx));
       return single(await shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
