@@ -14,7 +14,7 @@
 import type { Database } from '../db/database.js';
 import { nextComponentIds } from '../entity/component-ids.js';
 import { ApplicationError, PaginationError, ValidationError } from '../errors.js';
-import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import { componentsInStrapi5Order, type ComponentMeta, type ContentTypeMeta, type FieldMeta, type Registry } from '../meta.js';
 import { mixedPaginationMessage } from '../query/pagination.js';
 
 const yupTypes: Record<string, string> = {
@@ -58,7 +58,7 @@ export async function v5Error(err: unknown, write: V5Write): Promise<unknown> {
     const label = yupPath(issue.path);
     const dotted = issue.path.join('.');
     let message = issue.message.startsWith(dotted) ? label + issue.message.slice(dotted.length) : issue.message;
-    if (isZoneComponentIssue(meta.fields, issue)) message = `${label} must be one of the following values: ${componentsInStrapiOrder(registry).join(', ')}`;
+    if (isZoneComponentIssue(meta.fields, issue)) message = `${label} must be one of the following values: ${componentsInStrapi5Order(registry).map((c) => c.uid).join(', ')}`;
     // A draft-and-publish document's draft is written first, absent attributes as null, then validated to publish.
     else if (meta.draftAndPublish && type && value === undefined && issue.message === `${dotted} must be defined.`) message = `${label} must be a \`${type}\` type, but the final value was: \`null\`.`;
     // The value that failed; a draft-and-publish type's absent attribute was null in the draft.
@@ -81,11 +81,6 @@ function yupPath(path: readonly (string | number)[]): string {
 function isZoneComponentIssue(fields: Fields, issue: Issue): boolean {
   const [zone, , key] = issue.path;
   return issue.path.length === 3 && key === '__component' && fields[String(zone)]?.kind === 'dynamiczone' && issue.message.includes('must be one of the following values');
-}
-
-/** Every component of the project in `Object.keys(strapi.components)` order: by uid, last first (as both recordings list them). */
-function componentsInStrapiOrder(registry: Registry): string[] {
-  return [...registry.components.keys()].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
 /** A zone item of the body names a component the project does not have (Strapi's relation check then fails). */
