@@ -52,7 +52,7 @@ export function pluginsOf(packages: readonly string[], strapiVersion = '4'): Pro
 }
 
 /** The major version a package.json range names (`^5.8.0`, `5.36.1`, `~4.26`); 4 when it names none. */
-function strapiMajor(range: string): number {
+export function strapiMajor(range: string): number {
   const major = /\d+/.exec(range);
   return major ? Number(major[0]) : 4;
 }

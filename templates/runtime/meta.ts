@@ -261,6 +261,15 @@ export interface I18nSettings {
 }
 
 /** Field types that `fields=` may select and that are returned by default. */
+/**
+ * The components in Strapi 5's `Object.keys(strapi.components)` order: by uid, last first (both
+ * Strapi 5.54.0 recordings list them so: GraphQL definitions, `GenericMorph`, a zone's
+ * `__component must be one of …`).
+ */
+export function componentsInStrapi5Order(registry: Registry): ComponentMeta[] {
+  return [...registry.components.values()].sort((a, b) => (a.uid < b.uid ? 1 : a.uid > b.uid ? -1 : 0));
+}
+
 export function isSelectableScalar(field: FieldMeta): field is ScalarFieldMeta {
   return field.kind === 'scalar' && field.type !== 'password' && !field.private;
 }

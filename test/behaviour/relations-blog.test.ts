@@ -167,6 +167,27 @@ describe('components and dynamic zones', () => {
     ]);
   });
 
+  it('v5: a component id the document does not hold is 400, as Strapi 5 (and 4.26.2) refuse it; its own ids are kept', async () => {
+    const parts = { seo: { metaTitle: 'Meta' }, links: [{ label: 'l', url: 'u' }], blocks: [{ __component: 'shared.quote', title: 'Q' }] };
+    const mine = (await api.post('/v5/api/articles?populate=*', { data: { title: 'Mine', ...parts } })).body.data;
+    const theirs = (await api.post('/v5/api/articles?populate=*', { data: { title: 'Theirs', ...parts } })).body.data;
+    const put = (data: object) => api.put(`/v5/api/articles/${mine.documentId}?populate=*`, { data });
+    const kept = await put({ seo: { id: mine.seo.id, metaTitle: 'Kept' }, links: [{ id: mine.links[0].id, label: 'k', url: 'u' }], blocks: [{ __component: 'shared.quote', id: mine.blocks[0].id, title: 'K' }] });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect([kept.body.data.seo.id, kept.body.data.links[0].id, kept.body.data.blocks[0].id]).toEqual([mine.seo.id, mine.links[0].id, mine.blocks[0].id]);
+    for (const [field, value, name] of [
+      ['seo', { id: theirs.seo.id, metaTitle: 'x' }, 'ApplicationError'],
+      ['links', [{ id: theirs.links[0].id, label: 'x', url: 'y' }], 'ApplicationError'],
+      ['blocks', [{ __component: 'shared.quote', id: theirs.blocks[0].id, title: 'x' }], 'BadRequestError'],
+    ] as const) {
+      const res = await put({ [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({ status: 400, name, message: `Some of the provided components in ${field} are not related to the entity`, details: {} });
+    }
+    // v4 takes such an instance as a new one (component-ids.test.ts).
+    expect((await api.put(`/api/articles/${mine.id}`, { data: { seo: { id: theirs.seo.id, metaTitle: 'x' } } })).status).toBe(200);
+  });
+
   it('dynamic zone fragments: populate[blocks][on][shared.quote]', async () => {
     await ok(api.post('/api/articles', { data: { title: 'Zone', blocks: [{ __component: 'shared.quote', title: 'only' }, { __component: 'shared.rich-text', body: 'x' }] } }));
     const res = await ok(api.get('/api/articles?filters[title]=Zone&populate[blocks][on][shared.quote]=true'));
@@ -225,6 +246,20 @@ describe('populate forms', () => {
     expect(preview.data[0].attributes.articles.data.map((a: any) => a.id)).toContain(draft);
     // Strapi's findOne passes no publicationState to the query: its relations list drafts too.
     expect(articlesOf(await ok(api.get(`/api/authors/${ids.ann}?populate[articles][fields][0]=title`)))).toContain(draft);
+  });
+
+  it('populate[x][count]=true counts a relation (its filters and publication state apply): an entry without id on v4, as Strapi 4.26.2, { count } on v5', async () => {
+    const tags = async (query: string) => (await ok(api.get(`/api/articles/${id}?fields[0]=title&populate[tags][count]=true${query}`))).data.attributes.tags;
+    expect(await tags('')).toEqual({ data: { attributes: { count: 2 } } });
+    expect(await tags('&populate[tags][filters][name][$eq]=t1')).toEqual({ data: { attributes: { count: 1 } } });
+    expect(await tags('&populate[tags][count]=false')).toEqual({ data: [{ id: ids.t[1], attributes: expect.objectContaining({ name: 't2' }) }, { id: ids.t[0], attributes: expect.objectContaining({ name: 't1' }) }] });
+    await ok(api.post('/api/articles', { data: { title: 'Counted draft', author: ids.bob, publishedAt: null } }));
+    await ok(api.post('/api/articles', { data: { title: 'Counted', author: ids.bob } }));
+    const articles = async (query: string) => (await ok(api.get(`/api/authors?filters[id][$in][0]=${ids.ann}&filters[id][$in][1]=${ids.bob}&sort=id&populate[articles][count]=true${query}`))).data.map((a: any) => a.attributes.articles.data.attributes.count);
+    const [live, preview] = [await articles(''), await articles('&populate[articles][publicationState]=preview')];
+    expect(preview[1]).toBe(live[1] + 1);
+    const v5 = await ok(api.get(`/v5/api/articles?filters[id][$eq]=${id}&fields[0]=title&populate[tags][count]=true&populate[author][count]=true`));
+    expect(v5.data[0]).toMatchObject({ id, title: 'Populated', tags: { count: 2 }, author: { count: 1 } });
   });
 });
 

@@ -127,6 +127,36 @@ describe('model validation', () => {
     ]);
   });
 
+  it("a Strapi 5 project: names Strapi 5.54.0 refuses at start are refused in its words, `status` of a draft-and-publish type is its warning and served", async () => {
+    const files = {
+      'article.json': article({ ID: { type: 'string' }, documentId: { type: 'string' }, status: { type: 'string' }, meta: { type: 'string' }, entryId: { type: 'string' } }, {}),
+      'page.json': { kind: 'collectionType', info: { singularName: 'page', pluralName: 'pages' }, options: { draftAndPublish: false }, attributes: { status: { type: 'string' } } },
+      'components/shared/link.json': { collectionName: 'components_shared_links', attributes: { document_id: { type: 'string' }, url: { type: 'string' } } },
+    };
+    (files['article.json'] as Record<string, unknown>).options = { draftAndPublish: true };
+    const dir = await writeModels(files);
+    try {
+      const loaded = await loadModels(dir);
+      const v5 = checkModels({ ...loaded, project: { root: dir, strapiVersion: '5.54.0', dependencies: {} } });
+      expect(v5.errors.map(formatModelError)).toEqual([
+        'article.json /attributes/ID: content type "api::article.article", attribute "ID": The attribute "ID" is reserved and cannot be used in a model. Please rename "article" attribute "ID" to something else. (Strapi 5 does not start with it.)',
+        'article.json /attributes/documentId: content type "api::article.article", attribute "documentId": The attribute "documentId" is reserved and cannot be used in a model. Please rename "article" attribute "documentId" to something else. (Strapi 5 does not start with it.)',
+        'components/shared/link.json /attributes/document_id: component "shared.link", attribute "document_id": The attribute "document_id" is reserved and cannot be used in a model. Please rename "link" attribute "document_id" to something else. (Strapi 5 does not start with it.)',
+      ]);
+      expect(v5.warnings.map(formatModelError)).toEqual([
+        expect.stringContaining("article.json /attributes/status: content type \"api::article.article\", attribute \"status\": The attribute name 'status' on content type 'api::article.article' is reserved when 'draftAndPublish' is enabled."),
+      ]);
+      // A Strapi 4 project: contentgen's own words, and a component may have a documentId (v4 serves it).
+      const v4 = checkModels({ ...loaded, project: { root: dir, strapiVersion: '4.26.2', dependencies: {} } });
+      expect(v4.errors.map(formatModelError)).toEqual([
+        'article.json /attributes/documentId: content type "api::article.article", attribute "documentId": "documentId" is reserved (contentgen adds documentId itself)',
+      ]);
+      expect(v4.warnings).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks two-way relations point at each other', async () => {
     const errors = await errorsOf({
       'article.json': article({ author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author', inversedBy: 'posts' } }),

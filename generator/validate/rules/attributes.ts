@@ -10,6 +10,7 @@ import type { RawFile } from '../../load/load-models.js';
 import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
 import { documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
+import { strapiMajor } from '../../ir/project-plugins.js';
 
 export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
@@ -35,6 +36,16 @@ export const reservedAttributeNames = [
 ];
 
 const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * A Strapi 5 project: Strapi 5.54.0 refuses to start with an attribute of a content type or a
+ * component whose snake_case name is one of these (`@strapi/core`
+ * transform-content-types-to-models: `id`, `ID`, `documentId`, `document_id`, …). Its other
+ * reserved names (`@strapi/utils` RESERVED_ATTRIBUTE_NAMES, RESERVED_MODEL_NAMES) are only
+ * checked by its admin's content-type builder: a project's files may use them. `status` on a
+ * draft-and-publish type is a warning there, and served (`?status=` stays the draft switch).
+ */
+const strapi5ReservedColumns = ['id', 'document_id'];
 
 /** Every attribute has a known type and options that make sense for it. */
 export const attributesRule: ValidationRule = (context) => {
@@ -65,6 +76,8 @@ function checkAttributes(
   kind: 'content type' | 'component',
 ): void {
   const columns = new Map<string, string>();
+  const strapi5 = context.models.project !== undefined && strapiMajor(context.models.project.strapiVersion) >= 5;
+  const draftAndPublish = isPlainObject(model.json) && isPlainObject(model.json.options) && model.json.options.draftAndPublish === true;
   // Strapi keeps a type's morphToOne in two columns of its table, whatever the attribute's name.
   const morphToOne = Object.entries(attributesOf(model.json)).filter(([, a]) => isPlainObject(a) && a.type === 'relation' && a.relation === 'morphToOne');
   if (kind === 'content type') {
@@ -83,6 +96,14 @@ function checkAttributes(
     if (!attributeNamePattern.test(name)) {
       report([], 'attribute names must start with a letter and contain only letters, digits and _');
       continue;
+    }
+    if (strapi5 && strapi5ReservedColumns.includes(snakeCase(name))) {
+      // Strapi 5's own words (it stops at start).
+      report([], `The attribute "${name}" is reserved and cannot be used in a model. Please rename "${modelNameOf(model, kind)}" attribute "${name}" to something else. (Strapi 5 does not start with it.)`);
+      continue;
+    }
+    if (strapi5 && kind === 'content type' && draftAndPublish && snakeCase(name) === 'status') {
+      context.warn(model, at(), `${owner}: The attribute name '${name}' on content type '${model.uid}' is reserved when 'draftAndPublish' is enabled. It conflicts with the Document Service / REST 'status' query parameter. Rename the attribute or disable the 'draftAndPublish' option. (Strapi 5's warning: the attribute is served, and written and filtered as any other; the v5 mount's \`?status=\` stays the draft/published switch.)`);
     }
     if (reservedAttributeNames.includes(name) || (kind === 'content type' && name === documentIdPrismaField)) {
       report([], `"${name}" is reserved (contentgen adds ${name} itself)`);
@@ -285,4 +306,11 @@ function checkCount(attribute: Record<string, unknown>, report: Report): void {
     const value = attribute[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) report([key], `${key} must be a non-negative integer`);
   }
+}
+
+/** Strapi's `modelName`: a content type's singular name, a component's file name (`link` of `shared.link`). */
+function modelNameOf(model: RawFile & { uid: string }, kind: 'content type' | 'component'): string {
+  if (kind === 'component') return model.uid.slice(model.uid.indexOf('.') + 1);
+  const info = isPlainObject(model.json) && isPlainObject(model.json.info) ? model.json.info : {};
+  return typeof info.singularName === 'string' ? info.singularName : model.uid;
 }

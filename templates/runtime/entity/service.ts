@@ -37,6 +37,11 @@ export interface CreateOptions {
   readonly publish?: boolean;
   /** The documentId of the entry's group (a localization of an existing entry); absent: a new one. */
   readonly documentId?: string;
+  /**
+   * A localized type's entry may be in a locale that is not one of the project's (stored as
+   * given): Strapi 5's Content API does not check it (only its admin's routes do), v4's 400s.
+   */
+  readonly anyLocale?: boolean;
 }
 
 export interface RestLimits {

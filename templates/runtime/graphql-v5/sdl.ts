@@ -14,7 +14,7 @@
  * (fixtures/strapi5-data/<set>/schema.graphql, test/unit/emit/graphql-v5-schema.test.ts).
  */
 import { Kind, parse, parseType, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, type InputValueDefinitionNode } from 'graphql';
-import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import { componentsInStrapi5Order, type ComponentMeta, type ContentTypeMeta, type FieldMeta, type Registry } from '../meta.js';
 import { document, enumType, inputType, inputValue, objectType, scalarType, unionType, type ArgSpec, type FieldSpec } from '../graphql/ast.js';
 import * as naming from '../graphql/naming.js';
 import { filterScalars, graphqlScalarOf, scalarFilterOperators } from '../graphql/sdl.js';
@@ -102,7 +102,7 @@ class V5Builder {
 
   /** Components by uid, last first: both recorded Strapi 5.54.0 schemas define them and list them in GenericMorph so. */
   private componentsInStrapiOrder(): ComponentMeta[] {
-    return [...this.registry.components.values()].sort((a, b) => (a.uid < b.uid ? 1 : a.uid > b.uid ? -1 : 0));
+    return componentsInStrapi5Order(this.registry);
   }
 
   private internals(): void {

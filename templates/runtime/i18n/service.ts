@@ -59,7 +59,7 @@ export class LocalizedEntityService extends EntityService {
   override async create(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
     const data = dataOf(body);
     if (!data) return super.create(body, query, access, options);
-    const locale = this.validLocale(data.locale);
+    const locale = this.validLocale(data.locale, options?.anyLocale);
     const group = data.localizations;
     const input = { ...withoutI18n(data), locale };
     return this.committed(this.db.transaction(async (tx) => {
@@ -160,10 +160,10 @@ export class LocalizedEntityService extends EntityService {
     return { created: created.id, group };
   }
 
-  /** A code of the configured locales, the default when absent; else Strapi's 400. */
-  private validLocale(locale: unknown): string {
+  /** A code of the configured locales (any code with `anyLocale`), the default when absent; else Strapi's 400. */
+  private validLocale(locale: unknown, anyLocale = false): string {
     if (locale === undefined || locale === null) return this.i18n.defaultLocale;
-    if (typeof locale === 'string' && this.i18n.locales.some((l) => l.code === locale)) return locale;
+    if (typeof locale === 'string' && (anyLocale ? locale !== '' : this.i18n.locales.some((l) => l.code === locale))) return locale;
     throw new ApplicationError("This locale doesn't exist");
   }
 

@@ -8,7 +8,7 @@
 import type { Database } from '../db/database.js';
 import { toResponseValue } from '../entity/input.js';
 import { ValidationError } from '../errors.js';
-import type { ComponentMeta, ContentTypeMeta, FieldMeta, MorphFieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
+import type { ComponentMeta, ContentTypeMeta, FieldMeta, LinkMeta, MorphFieldMeta, Registry, ScalarFieldMeta } from '../meta.js';
 import { isSelectableScalar } from '../meta.js';
 import { parseFields } from '../query/fields.js';
 import { compileFilters } from '../query/filters.js';
@@ -205,10 +205,11 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
   const link = field.link;
   if (!link) {
     // A relation with no storage (meta.ts `unstored`): nothing is ever linked.
-    for (const item of items) item.attributes[field.name] = { data: isToMany(node) ? [] : null };
+    for (const item of items) item.attributes[field.name] = node.query.count ? relationCount(0) : { data: isToMany(node) ? [] : null };
     return;
   }
   const ownerIds = [...new Set(items.map((i) => i.id))];
+  if (node.query.count) return countLinked(ctx, items, node, link, ownerIds);
   const { rows, entries } = await readTargets(ctx, node, ownerIds, (sql, select) => {
     const l = 'l';
     const conditions = [
@@ -239,6 +240,40 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
     if (toMany) assertWithinLimit(ctx, node, list.length);
     item.attributes[field.name] = { data: relationData(node, toMany, list) };
   }
+}
+
+/**
+ * `populate[x][count]=true` on a relation: `{ data: { attributes: { count } } }`, the number
+ * of entries the populate would answer (its filters and publication state apply), as Strapi
+ * 4.26 answers it (its database layer gives `{ count }`, which the REST transform wraps as an
+ * entry without id). `countOf` reads the number back (rest-v5 answers `{ count }`).
+ */
+export function relationCount(count: number): { data: { attributes: { count: number } } } {
+  return { data: { attributes: { count } } };
+}
+
+export function countOf(value: unknown): number | undefined {
+  const data = value !== null && typeof value === 'object' ? (value as { data?: unknown }).data : undefined;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || 'id' in data) return undefined;
+  const attributes = (data as { attributes?: unknown }).attributes;
+  const keys = attributes !== null && typeof attributes === 'object' ? Object.keys(attributes) : [];
+  const count = keys.length === 1 && keys[0] === 'count' ? (attributes as { count: unknown }).count : undefined;
+  return typeof count === 'number' ? count : undefined;
+}
+
+/** The count of a relation's linked entries per owner: one grouped statement over the link table. */
+async function countLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, link: LinkMeta, ownerIds: readonly number[]): Promise<void> {
+  const sql = new SqlBuilder(ctx.db.dialect);
+  const l = 'l';
+  const owner = sql.column(link.ownerColumn, l);
+  const conditions = [`${owner} IN (${ownerIds.map((id) => sql.param(id)).join(', ')})`, ...targetConditions(ctx, node, sql, 't')];
+  const compiled = sql.finish(
+    `SELECT ${owner} AS ${sql.ident('__owner')}, COUNT(*) AS ${sql.ident('count')} ` +
+      `FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
+      `ON ${sql.column('id', 't')} = ${sql.column(link.targetColumn, l)} WHERE ${conditions.join(' AND ')} GROUP BY ${owner}`,
+  );
+  const counts = new Map((await ctx.db.query(compiled.sql, compiled.params)).map((row) => [Number(row.__owner), Number(row.count)]));
+  for (const item of items) item.attributes[node.field.name] = relationCount(counts.get(item.id) ?? 0);
 }
 
 /**
@@ -361,6 +396,10 @@ async function populateStoredIds(ctx: PopulateContext, items: readonly InstanceI
   }
   for (const item of items) {
     let list = idsOf(item).filter((id) => entries.has(id)).map((id) => entries.get(id)!);
+    if (node.query.count) {
+      item.out[name] = relationCount(list.length);
+      continue;
+    }
     if (node.query.sort !== undefined) list = [...list].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     if (toMany) assertWithinLimit(ctx, node, list.length);
     item.out[name] = { data: relationData(node, toMany, list) };

@@ -55,8 +55,9 @@ export function restV5Plugin(): ServerPlugin {
               ctx.state.service = service;
               const caller = ctx.state.auth;
               ctx.state.access = { canFind: (uid) => caller.can(findActionOf(uid)) };
-              const answer = await route.handler(ctx as never).catch((err: unknown) => {
-                throw v5Error(err, registry, meta, (ctx.request as { body?: unknown }).body);
+              const answer = await route.handler(ctx as never).catch(async (err: unknown) => {
+                const locale = typeof ctx.query.locale === 'string' ? ctx.query.locale : null;
+                throw await v5Error(err, { db, registry, meta, body: (ctx.request as { body?: unknown }).body, creates: route.method === 'POST', locale });
               });
               ctx.status = answer.status;
               ctx.body = answer.body === undefined ? null : v4Format(ctx, registry, meta, answer.body);

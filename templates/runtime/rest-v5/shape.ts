@@ -9,6 +9,7 @@ import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../met
 import type { Entry } from '../rest/transform.js';
 import type { Database } from '../db/database.js';
 import { DocumentIds } from './identity.js';
+import { countOf } from '../populate/execute.js';
 
 export type FlatEntry = Record<string, unknown>;
 type Fields = Readonly<Record<string, FieldMeta>>;
@@ -64,8 +65,10 @@ export class Shaper {
     }
   }
 
-  /** `{ data: entry | entry[] | null }` → the entries, flat; other shapes (counts) are left as they are. */
+  /** `{ data: entry | entry[] | null }` → the entries, flat; a count (`populate[x][count]`) → `{ count }`. */
   private related(documentIds: DocumentIds, target: ContentTypeMeta | undefined, value: unknown): unknown {
+    const count = countOf(value);
+    if (count !== undefined) return { count };
     if (!isBag(value) || !('data' in value)) return value;
     const data = value.data;
     const one = (item: unknown) => (isEntry(item) ? (target ? this.shape(documentIds, target, item) : { id: item.id, ...item.attributes }) : item);

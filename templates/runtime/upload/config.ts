@@ -24,8 +24,9 @@ export interface UploadConfig {
   /** Generate the responsive formats (Strapi's `responsiveDimensions` setting). Default true. */
   readonly responsiveDimensions: boolean;
   /**
-   * Re-encode images at quality 80 and keep the result when it is smaller (Strapi's
-   * `sizeOptimization` setting, on by default there too). Default true.
+   * Re-encode images (JPEG, PNG, WebP, TIFF, AVIF) at quality 80 and store the result, even
+   * when it is larger than the upload, as Strapi does (its `sizeOptimization` setting, on by
+   * default there too). Default true.
    */
   readonly sizeOptimization: boolean;
   /** Rotate images according to their EXIF orientation (Strapi's `autoOrientation`). Default false. */

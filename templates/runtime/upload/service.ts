@@ -319,14 +319,15 @@ export class UploadService {
           autoOrient: config.autoOrientation,
           ...(orientation ? { orientation } : {}),
         });
-        // Kept when smaller (Strapi), or always when it was made to turn the image upright.
-        if (config.autoOrientation || written.size < sizeInBytes) {
-          source = target;
-          sizeInBytes = written.size;
-          width = written.width;
-          height = written.height;
-          if (config.autoOrientation) orientation = undefined;
-        }
+        // Kept even when larger, as Strapi (4.26.2 and 5.54.0) keeps it: its `optimize` skips a
+        // larger result by comparing with the `size` of sharp's metadata, which a file read from
+        // disk (every upload) does not have, so the check never holds (a 94-byte PNG is stored
+        // as sharp's 104-byte one there).
+        source = target;
+        sizeInBytes = written.size;
+        width = written.width;
+        height = written.height;
+        if (config.autoOrientation) orientation = undefined;
       }
       const formats: PreparedOutput[] = [];
       if (resizedImageFormats.includes(probe.format)) {

@@ -36,17 +36,33 @@ export async function assignComponentIds(db: Database, registry: Registry, fresh
   for (const [uid, instances] of fresh) instances.forEach((instance, i) => (instance.id = first.get(uid)! + i));
 }
 
+/**
+ * The id the next new instance of each component would get, reserving nothing (an answer
+ * that shows the ids a failed write would have given, as Strapi 5's validation errors do).
+ */
+export async function nextComponentIds(db: Database, registry: Registry, uids: readonly string[]): Promise<Map<string, number>> {
+  const sorted = [...new Set(uids)].sort();
+  if (sorted.length === 0) return new Map();
+  const counters = await readCounters(db, sorted);
+  const next = new Map<string, number>();
+  for (const uid of sorted) next.set(uid, (counters.get(uid) ?? (await highestStoredId(db, registry, uid))) + 1);
+  return next;
+}
+
+/** The last id given of each component that has a counter. */
+async function readCounters(db: Database, uids: readonly string[]): Promise<Map<string, number>> {
+  const sql = new SqlBuilder(db.dialect);
+  const compiled = sql.finish(
+    `SELECT ${sql.ident('component')} AS ${sql.ident('component')}, ${sql.ident('last_id')} AS ${sql.ident('last')} FROM ${sql.ident(componentIdsTable)} ` +
+      `WHERE ${sql.ident('component')} IN (${uids.map((uid) => sql.param(uid)).join(', ')})`,
+  );
+  return new Map((await db.query<{ component: string; last: unknown }>(compiled.sql, compiled.params)).map((row) => [row.component, Number(row.last)]));
+}
+
 /** Advances the counters of `counts` (uid → ids wanted); answers each component's first new id. */
 async function reserveIds(db: Database, registry: Registry, counts: ReadonlyMap<string, number>): Promise<Map<string, number>> {
   const uids = [...counts.keys()].sort();
-  const read = async () => {
-    const sql = new SqlBuilder(db.dialect);
-    const compiled = sql.finish(
-      `SELECT ${sql.ident('component')} AS ${sql.ident('component')}, ${sql.ident('last_id')} AS ${sql.ident('last')} FROM ${sql.ident(componentIdsTable)} ` +
-        `WHERE ${sql.ident('component')} IN (${uids.map((uid) => sql.param(uid)).join(', ')})`,
-    );
-    return new Map((await db.query<{ component: string; last: unknown }>(compiled.sql, compiled.params)).map((row) => [row.component, Number(row.last)]));
-  };
+  const read = () => readCounters(db, uids);
   const existing = await read();
   const upsert = new SqlBuilder(db.dialect);
   const table = upsert.ident(componentIdsTable);

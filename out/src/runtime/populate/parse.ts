@@ -9,6 +9,7 @@
  * caller may not `find` are dropped. Past `maxDepth` levels (`*` counts as one) → 400.
  */
 import { ValidationError } from '../errors.js';
+import { parseBoolean } from '../query/encode.js';
 import { allOfComponent, parseComponentQuery, type ComponentQuery } from './component-query.js';
 import { deepPopulate, deepRequest, type PopulateDeepOptions } from './deep.js';
 import type {
@@ -31,6 +32,12 @@ export interface PopulateQuery {
   readonly sort?: unknown;
   readonly filters?: unknown;
   readonly publicationState?: unknown;
+  /**
+   * `populate[tags][count]=true`: a relation answers how many entries it would populate
+   * (execute.ts `relationCount`), as Strapi's database layer does for relations (not media,
+   * morph relations or components, whose populate ignores it).
+   */
+  readonly count?: boolean;
 }
 
 export interface PopulateNode {
@@ -130,7 +137,7 @@ function buildNode(field: PopulatableField, spec: unknown, options: PopulateOpti
   if (!object && !(spec === true || (typeof spec === 'string' && truthy.has(spec)))) return undefined;
 
   const query: PopulateQuery = object
-    ? { fields: object.fields, sort: object.sort, filters: object.filters, publicationState: object.publicationState }
+    ? { fields: object.fields, sort: object.sort, filters: object.filters, publicationState: object.publicationState, ...(field.kind === 'relation' && parseBoolean(object.count) === true ? { count: true } : {}) }
     : {};
   const nested = object?.populate;
 

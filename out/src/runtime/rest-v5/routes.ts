@@ -12,6 +12,7 @@ import { NotFoundError } from '../errors.js';
 import type { ContentTypeMeta, Registry } from '../meta.js';
 import { parseQueryString } from '../query/parse.js';
 import type { Entry } from '../rest/transform.js';
+import { assertOwnComponents } from './components.js';
 import { findDocument, firstRow, localeOf, rowsOfDocument } from './identity.js';
 import type { InputTranslator } from './input.js';
 import { statusOf, type QueryTranslator } from './query.js';
@@ -42,6 +43,8 @@ export interface V5Route {
 }
 
 const single = (data: unknown, status = 200) => ({ status, body: { data, meta: {} } });
+/** Strapi 5's Content API stores a document in any `?locale=` code, one of the project's or not. */
+const created = { anyLocale: true } as const;
 const noContent = { status: 204 } as const;
 
 function query(ctx: V5RouteContext): Record<string, unknown> {
@@ -87,10 +90,12 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         if (other !== null) {
           // A locale the document does not have yet: a new localization of it, sharing its documentId.
           const { input, v4 } = await write(ctx, 'create');
-          return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access)));
+          return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access, created)));
         }
         const { input, v4 } = await write(ctx, 'update');
-        return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
+        const current = await firstRow(v5.db, meta, locale);
+        if (current !== null) await assertOwnComponents(v5.db, meta, current, body(ctx));
+        return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access, created)));
       }),
       route('DELETE', path, 'delete', async (ctx) => {
         await ctx.state.service.deleteSingle(await v5.queries.translate(v5.db, meta, query(ctx)), ctx.state.access).catch(ignoreNotFound);
@@ -111,7 +116,7 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
     }),
     route('POST', base, 'create', async (ctx) => {
       const { input, v4 } = await write(ctx, 'create');
-      return single(await shape(await ctx.state.service.create(input, v4, ctx.state.access)), 201);
+      return single(await shape(await ctx.state.service.create(input, v4, ctx.state.access, created)), 201);
     }),
     route('PUT', `${base}/:documentId`, 'update', async (ctx) => {
       const id = await rowOf(ctx, query(ctx));
@@ -120,10 +125,10 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         const other = meta.localized ? await findDocument(v5.db, meta, ctx.params.documentId, null) : null;
         if (other === null) throw new NotFoundError();
         const { input, v4 } = await write(ctx, 'create');
-        const created = await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access);
-        return single(await shape(created));
+        return single(await shape(await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access, created)));
       }
       const { input, v4 } = await write(ctx, 'update');
+      await assertOwnComponents(v5.db, meta, id, body(ctx));
       return single(await shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
