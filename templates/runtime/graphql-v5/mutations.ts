@@ -70,8 +70,8 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
       (action: string, run: (args: Json, context: GraphqlContext) => Promise<unknown>): Resolver =>
       async (_parent, args: Json, context) => {
         verify(context.state.auth, `${meta.uid}.${action}`);
-        return run(args, context).catch((err: unknown) => {
-          throw v5Error(err, registry, meta, { data: restBody(meta, args.data) });
+        return run(args, context).catch(async (err: unknown) => {
+          throw await v5Error(err, { db, registry, meta, body: { data: restBody(meta, args.data) }, creates: action === 'create', locale: typeof args.locale === 'string' ? args.locale : null });
         });
       };
     /** The write's body for the service: GraphQL input → REST body → v5 write (documentIds, status, locale). */
