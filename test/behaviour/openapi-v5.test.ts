@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, launchChromium, watchedPage } from '../helpers/browser.js';
 import { client, type JsonResponse } from '../helpers/http.js';
@@ -73,7 +74,8 @@ describe('openapi.v5.json', () => {
     const category = (await call(v5, 'POST', '/v5/api/categories', '/v5/api/categories', { data: { name: 'News', slug: 'news' } })).body.data;
     const tag = (await call(v5, 'POST', '/v5/api/tags', '/v5/api/tags', { data: { name: 'v5' } })).body.data;
     const form = new FormData();
-    form.append('files', new Blob([Buffer.from('a cover')], { type: 'text/plain' }), 'cover.txt');
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+    form.append('files', new Blob([Uint8Array.from(png)], { type: 'image/png' }), 'cover.png');
     const uploadRes = await fetch(`${server.url}/v5/api/upload`, { method: 'POST', body: form, headers: bearer(token) });
     const uploaded = await uploadRes.json();
     expect(uploadRes.status).toBe(201);
@@ -90,7 +92,7 @@ describe('openapi.v5.json', () => {
       blocks: [{ __component: 'shared.quote', body: 'quoted' }, { __component: 'shared.rich-text', body: 'text' }],
     };
     const created = await call(v5, 'POST', '/v5/api/articles', '/v5/api/articles?status=draft', { data: written });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const documentId = created.body.data.documentId;
     expect(documentId).toMatch(/^[a-z0-9]{24}$/);
     const one = `/v5/api/articles/${documentId}`;
