@@ -147,6 +147,6 @@ function page(base: string, available: boolean, documents: readonly Definition[]
     ? `<div id="swagger-ui" data-urls="${escapeHtml(JSON.stringify(documents))}" data-primary="${escapeHtml(documents[0]!.name)}"></div>
 <script src="${base}/swagger-ui-bundle.js"></script>${documents.length > 1 ? `\n<script src="${base}/swagger-ui-standalone-preset.js"></script>` : ''}
 <script src="${base}/start.js"></script>`
-    : `<p>Swagger UI is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it). The document itself is at <a href="${base}/openapi.json">${base}/openapi.json</a>.</p>`;
+    : `<p>Swagger UI is not installed with this server (it is a development dependency: <code>npm install</code> without <code>--omit=dev</code> installs it). The documents themselves: ${documents.map((d) => `<a href="${escapeHtml(d.url)}">${escapeHtml(d.url)}</a> (${escapeHtml(d.name)})`).join(', ')}.</p>`;
   return htmlPage('API documentation', [`${base}/swagger-ui.css`], body);
 }
