@@ -9,6 +9,8 @@
  * components appear when populated), `XEntry` (`{ id, attributes }`), `XInput` (a write's
  * `data`), `XListResponse` and `XResponse` (the envelopes). Components are `<Component>` and
  * `<Component>Input`; a dynamic zone is a `oneOf` discriminated by `__component`.
+ *
+ * The builders take a dialect (Context): v5.ts writes the v5 mount's openapi.v5.json with them.
  */
 import type { Attribute, Component, ContentType, ScalarAttribute, Schema } from '../../ir/types.js';
 import type { UserCodeInputs } from '../../load/load-user-code.js';
@@ -185,7 +187,7 @@ function scalarSchema(a: ScalarAttribute): Json {
   return Object.keys(base).length === 0 ? base : nullable(base);
 }
 
-export function visible(a: Attribute): boolean {
+function visible(a: Attribute): boolean {
   return a.name !== 'id' && !a.private && !(a.kind === 'scalar' && a.type === 'password');
 }
 
