@@ -10,6 +10,7 @@ import { emitClient } from './client/client.js';
 import { emitGraphql } from './graphql/graphql.js';
 import { emitGraphqlV5 } from './graphql-v5/graphql-v5.js';
 import { emitOpenapi } from './openapi/openapi.js';
+import { emitOpenapiV5 } from './openapi/v5.js';
 import type { GraphqlInputs } from '../load/load-graphql.js';
 import { noUserCode, type UserCodeInputs } from '../load/load-user-code.js';
 import { componentIdModels, emitPrismaSchema } from './prisma/schema.js';
@@ -38,6 +39,7 @@ const emitters: readonly ((ir: Schema, options: EmitOptions) => FileMap)[] = [
   (ir, options) => (ir.plugins.graphql ? emitGraphql(ir, options.graphql) : new FileMap()),
   (ir) => emitGraphqlV5(ir),
   (ir, options) => emitOpenapi(ir, { name: options.name, ...(options.userCode ? { userCode: options.userCode } : {}) }),
+  (ir, options) => emitOpenapiV5(ir, { name: options.name }),
   (ir) => emitRuntime(ir.plugins),
   (ir, options) => emitClient(ir, { name: options.name }),
 ];

@@ -67,6 +67,9 @@ export interface ServerConfig {
   v5: V5Config;
 }
 
+/** Where the v5 REST dialect is mounted unless src/config.ts says otherwise (openapi.v5.json's paths too). */
+export const defaultV5RestPrefix = '/v5/api';
+
 export interface V5Config {
   rest: {
     /** Serve the Strapi 5 REST dialect (rest-v5/). */
@@ -249,7 +252,7 @@ export const defaultConfig: ServerConfig = {
     transformer: defaultTransformerConfig(),
   },
   webhooks: resolveWebhooksConfig(),
-  v5: { rest: { enabled: true, prefix: '/v5/api' }, graphql: { path: '/v5/graphql', v4CompatibilityMode: false } },
+  v5: { rest: { enabled: true, prefix: defaultV5RestPrefix }, graphql: { path: '/v5/graphql', v4CompatibilityMode: false } },
 };
 
 export function defaultTransformerConfig(): TransformerConfig {

@@ -9,6 +9,8 @@
  * components appear when populated), `XEntry` (`{ id, attributes }`), `XInput` (a write's
  * `data`), `XListResponse` and `XResponse` (the envelopes). Components are `<Component>` and
  * `<Component>Input`; a dynamic zone is a `oneOf` discriminated by `__component`.
+ *
+ * The builders take a dialect (Context): v5.ts writes the v5 mount's openapi.v5.json with them.
  */
 import type { Attribute, Component, ContentType, ScalarAttribute, Schema } from '../../ir/types.js';
 import type { UserCodeInputs } from '../../load/load-user-code.js';
@@ -17,10 +19,10 @@ import { addI18nPaths, i18nParameters } from './i18n.js';
 
 export const openapiPath = 'openapi.json';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: Json): Json => ({ oneOf: [schema, { type: 'null' }] });
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (schema: Json): Json => ({ oneOf: [schema, { type: 'null' }] });
 const fileUid = 'plugin::upload.file';
 const userUid = 'plugin::users-permissions.user';
 const roleUid = 'plugin::users-permissions.role';
@@ -48,7 +50,7 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
   const schemas: Record<string, Json> = { ...sharedSchemas() };
   const byUid = new Map(ir.contentTypes.map((ct) => [ct.uid, ct]));
   const components = new Map(ir.components.map((c) => [c.uid, c]));
-  const context: Context = { byUid, components };
+  const context: Context = { byUid, components, dialect: 'v4' };
   for (const component of ir.components) {
     schemas[component.names.pascal] = componentSchema(component, context, 'output');
     schemas[`${component.names.pascal}Input`] = componentSchema(component, context, 'input');
@@ -102,12 +104,18 @@ export function openapiDocument(ir: Schema, options: { name: string; userCode?: 
   };
 }
 
-interface Context {
+/**
+ * What the schemas are built for: `v4` (`/api`: entries `{ id, attributes }`, relations
+ * `{ data }`, writes by id) or `v5` (openapi.v5.json: flat documents, relations as the entries
+ * themselves, writes by documentId).
+ */
+export interface Context {
   readonly byUid: ReadonlyMap<string, ContentType>;
   readonly components: ReadonlyMap<string, Component>;
+  readonly dialect: 'v4' | 'v5';
 }
 
-function sharedSchemas(): Record<string, Json> {
+export function sharedSchemas(): Record<string, Json> {
   return {
     Pagination: {
       type: 'object',
@@ -184,6 +192,10 @@ function visible(a: Attribute): boolean {
 }
 
 function relationData(target: string, toMany: boolean, context: Context): Json {
+  if (context.dialect === 'v5') {
+    const document = context.byUid.has(target) ? ref(`${context.byUid.get(target)!.names.pascal}Document`) : { type: 'object' };
+    return toMany ? { type: 'array', items: document } : nullable(document);
+  }
   const entry = context.byUid.has(target) ? ref(`${context.byUid.get(target)!.names.pascal}Entry`) : { type: 'object' };
   return { type: 'object', properties: { data: toMany ? { type: 'array', items: entry } : nullable(entry) } };
 }
@@ -221,7 +233,7 @@ function morphTypeSchema(context: Context): Json {
 }
 
 function morphInput(a: Extract<Attribute, { kind: 'morph' }>, context: Context): Json {
-  if (a.target !== undefined) return ref('RelationIds');
+  if (a.target !== undefined) return ref(context.dialect === 'v5' ? 'RelationDocumentIds' : 'RelationIds');
   const item = { type: 'object', required: ['__type', 'id'], properties: { __type: morphTypeSchema(context), id: { oneOf: [{ type: 'integer' }, { type: 'string' }] } } };
   return a.toMany ? nullable({ type: 'array', items: item }) : nullable(item);
 }
@@ -234,7 +246,7 @@ function zoneItems(uids: readonly string[], context: Context, mode: 'output' | '
   };
 }
 
-function attributesSchema(ct: ContentType, context: Context): Json {
+export function attributesSchema(ct: ContentType, context: Context): Json {
   const properties: Record<string, Json> = {};
   const required: string[] = [];
   for (const a of ct.attributes) {
@@ -256,10 +268,11 @@ function plainEntrySchema(ct: ContentType, context: Context): Json {
 function inputValue(a: Attribute, context: Context): Json | undefined {
   switch (a.kind) {
     case 'scalar':
-      return a.writable === false || a.builtIn ? (a.name === 'publishedAt' ? nullable({ type: 'string', format: 'date-time' }) : undefined) : scalarSchema(a);
+      // v5 ignores a body's publishedAt (writes publish unless `?status=draft`).
+      return a.writable === false || a.builtIn ? (a.name === 'publishedAt' && context.dialect === 'v4' ? nullable({ type: 'string', format: 'date-time' }) : undefined) : scalarSchema(a);
     case 'relation':
     case 'media':
-      return ref('RelationIds');
+      return ref(context.dialect === 'v5' ? 'RelationDocumentIds' : 'RelationIds');
     case 'component': {
       const component = context.components.get(a.component);
       if (!component) return undefined;
@@ -273,7 +286,7 @@ function inputValue(a: Attribute, context: Context): Json | undefined {
   }
 }
 
-function inputSchema(ct: ContentType, context: Context): Json {
+export function inputSchema(ct: ContentType, context: Context): Json {
   const properties: Record<string, Json> = {};
   const required: string[] = [];
   for (const a of ct.attributes) {
@@ -286,7 +299,7 @@ function inputSchema(ct: ContentType, context: Context): Json {
   return { type: 'object', ...(required.length ? { required } : {}), properties, description: 'Required attributes are required on create; an update sends any of them.' };
 }
 
-function componentSchema(component: Component, context: Context, mode: 'output' | 'input'): Json {
+export function componentSchema(component: Component, context: Context, mode: 'output' | 'input'): Json {
   const properties: Record<string, Json> = { id: { type: 'integer' } };
   for (const a of component.attributes) {
     if (a.name === 'id' || (mode === 'output' && !visible(a))) continue;
@@ -296,7 +309,7 @@ function componentSchema(component: Component, context: Context, mode: 'output' 
   return { type: 'object', ...(mode === 'output' ? { required: ['id'] } : {}), properties };
 }
 
-function queryParameters(): Record<string, Json> {
+export function queryParameters(): Record<string, Json> {
   // `example: {}`: tools that fill in a sample object (Swagger UI's `additionalProp1`) send none.
   const deep = (name: string, description: string): Json => ({ name, in: 'query', style: 'deepObject', explode: true, description, schema: { type: 'object', additionalProperties: true }, example: {} });
   return {
@@ -325,7 +338,7 @@ function queryParameters(): Record<string, Json> {
   };
 }
 
-function errorResponses(): Record<string, Json> {
+export function errorResponses(): Record<string, Json> {
   const error = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
   return {
     BadRequest: error('A ValidationError or ApplicationError (Strapi’s error envelope).'),
@@ -335,11 +348,11 @@ function errorResponses(): Record<string, Json> {
   };
 }
 
-const paramRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
-const respRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
-const json = (schema: Json, description = 'OK'): Json => ({ description, content: { 'application/json': { schema } } });
+export const paramRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+export const respRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+export const json = (schema: Json, description = 'OK'): Json => ({ description, content: { 'application/json': { schema } } });
 const idParameter: Json = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
-const errors = { '400': respRef('BadRequest'), '401': respRef('Unauthorized'), '403': respRef('Forbidden') };
+export const errors = { '400': respRef('BadRequest'), '401': respRef('Unauthorized'), '403': respRef('Forbidden') };
 
 function contentTypePaths(ct: ContentType, userCode: UserCodeInputs | undefined): Record<string, Json> {
   const pascal = ct.names.pascal;
@@ -393,7 +406,7 @@ function contentTypePaths(ct: ContentType, userCode: UserCodeInputs | undefined)
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const methodsOf = (item: Json): string[] => Object.keys(item).filter((key) => httpMethods.includes(key));
 
-function usersPermissionsPaths(hasRoles: boolean): Record<string, Json> {
+export function usersPermissionsPaths(hasRoles: boolean): Record<string, Json> {
   const tags = ['Users-Permissions'];
   const user = ref('UsersPermissionsUserObject');
   const auth = { type: 'object', required: ['jwt', 'user'], properties: { jwt: { type: 'string' }, user } };
@@ -440,7 +453,7 @@ function usersPermissionsPaths(hasRoles: boolean): Record<string, Json> {
   return paths;
 }
 
-function uploadPaths(): Record<string, Json> {
+export function uploadPaths(): Record<string, Json> {
   const tags = ['Upload'];
   const file = ref('UploadFileObject');
   const op = (operationId: string, summary: string, extra: Json): Json => ({ tags, operationId, summary, ...extra });
