@@ -129,7 +129,7 @@ export function withStrapiFailures(ours: any, strapi: any): any {
  * default limit, 5) and no GraphQL cost limit (Strapi has none: the recorded list of 100
  * articles with every field costs more than contentgen's default).
  */
-export async function startImportedServer(built: BuiltServer, projectDir: string, secrets: StrapiSecrets): Promise<RunningServer> {
+export async function startImportedServer(built: BuiltServer, projectDir: string, secrets: { readonly env: Pick<StrapiSecrets['env'], 'JWT_SECRET' | 'API_TOKEN_SALT'> }): Promise<RunningServer> {
   const rebuilt = await runCli('build', projectDir, '-o', built.dir, '--db', built.provider);
   if (rebuilt.code !== 0) throw new Error(rebuilt.stderr);
   const config = path.join(built.dir, 'src', 'config.ts');
