@@ -13,6 +13,8 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportResult } from '../../generator/import/import.js';
+import { detectLayout } from '../../generator/import/source/layout.js';
+import { openSqliteSource } from '../../generator/import/source/sqlite.js';
 import { client } from '../helpers/http.js';
 import { fixturesDir, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -143,4 +145,25 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
     const strapiUser = (recorded('graphql.login').answer as { data: { login: { user: { documentId: string } } } }).data.login.user;
     expect([login.status, login.body.user?.documentId]).toEqual([200, strapiUser.documentId]);
   });
+});
+
+it('tells a Strapi 5 database by its tables, and an empty one by the project\'s @strapi/strapi version', async () => {
+  const project = await restoreStrapi5Project('blog');
+  try {
+    const layoutOf = async (file: string, dir: string) => {
+      const source = openSqliteSource(file, 'UTC');
+      try {
+        return (await detectLayout(source, await source.tables(), dir)).layout.strapi;
+      } finally {
+        await source.close();
+      }
+    };
+    expect(await layoutOf(path.join(project, '.tmp', 'data.db'), project)).toBe(5);
+    const empty = path.join(project, '.tmp', 'empty.db');
+    new BetterSqlite3(empty).close();
+    expect(await layoutOf(empty, project)).toBe(5);
+    expect(await layoutOf(empty, path.join(fixturesDir, 'strapi-data', 'import'))).toBe(4);
+  } finally {
+    await rm(project, { recursive: true, force: true });
+  }
 });
