@@ -28,6 +28,13 @@ interface Strapi5Set {
   readonly endReads: readonly string[];
   /** Fields of the answers that hold entries of types without draft & publish (see `asStored`). */
   readonly undraftedFields: readonly string[];
+  /**
+   * Why row ids are not compared, when they are not: a document published again after the last
+   * reads has another published row (another id) in the database than those reads answered.
+   */
+  readonly idsChanged?: string;
+  /** src/config.ts entries the server needs to answer these reads (a GraphQL mode). */
+  readonly config?: string;
   /** API tokens Strapi 5 held (its two own and the recorder's). */
   readonly tokens: readonly string[];
   /** documentIds whose draft row holds edits the published row has not (reported, live version imported). */
@@ -53,9 +60,27 @@ const sets: Readonly<Record<string, Strapi5Set>> = {
     pendingDrafts: ['te4on90q4ma1h645a5ex1fu7'],
     rows: { pages: 5, globals: 1, categories: 1, i18n_locale: 3 },
   },
+  // Recorded with STRAPI_GRAPHQL_V4_COMPATIBILITY_MODE; its last request (compat.updateArticle)
+  // changes only `views` of a document the two reads compared do not ask for.
+  'blog-v4compat': {
+    endReads: ['compat.articles.list', 'compat.article'],
+    undraftedFields: [],
+    idsChanged: 'compat.updateArticle published "Hello v4 clients" again after these reads: its published row is 6 in the database, 2 in the answers',
+    config: '  v5: { graphql: { v4CompatibilityMode: true } },\n',
+    tokens: ['Full Access', 'Read Only', 'recorder'],
+    pendingDrafts: [],
+    rows: { articles: 3, authors: 1, tags: 1, up_roles: 3 },
+  },
 };
 
 const strapi5Dir = (set: string) => path.join(fixturesDir, 'strapi5-data', set);
+
+/** Every `id` replaced, for a set whose ids changed after its last reads (`idsChanged`). */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'id' ? '<id>' : withoutIds(v)]));
+}
 
 /**
  * A type without draft & publish has no `published_at` column here and answers its `createdAt`
@@ -100,7 +125,7 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
     built = await buildModels(strapi5Dir(set), `strapi5-${set}`);
     result = await runImport({ project, serverDir: built.dir, dryRun: false, replace: false, skipInvalid: false, env: { ...process.env, DATABASE_URL: built.database.url } });
     if (!result.ok) throw new Error(`${result.error}\n${result.problems.map((p) => `${p.table}: ${p.message}`).join('\n')}`);
-    server = await startImportedServer(built, project, { env: secrets });
+    server = await startImportedServer(built, project, { env: secrets }, expected.config);
     importedTokens = (await built.database.query<{ name: string }>('SELECT name FROM strapi_api_tokens ORDER BY name')).map((r) => r.name);
     // Strapi's API token keys are not in the recording (only their hashes are in the database): one of ours.
     token = await createApiToken(built.dir, { type: 'full-access' }, { API_TOKEN_SALT: secrets.API_TOKEN_SALT });
@@ -127,7 +152,8 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
     const api = client(server.url, credential ? bearer(credential) : {});
     const v5Path = request.path === '/graphql' ? '/v5/graphql' : request.path.replace(/^\/api\//, '/v5/api/');
     const answer = request.method === 'GET' ? await api.get(v5Path) : await api.post(v5Path, request.body);
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: request.status, body: asStored(request.answer, new Set(expected.undraftedFields)) });
+    const comparable = (body: unknown) => (expected.idsChanged ? withoutIds(body) : body);
+    expect({ status: answer.status, body: comparable(answer.body) }).toEqual({ status: request.status, body: comparable(asStored(request.answer, new Set(expected.undraftedFields))) });
   });
 
   it.runIf(set === 'blog')('imports never-published documents as unpublished entries, with their own relations', async () => {
