@@ -29,16 +29,16 @@ export const authTableTypes: Readonly<Record<string, ColumnTypes>> = {
  */
 export async function readAuthTables(source: StrapiSource, userTypes: ColumnTypes = {}, layout: StrapiLayout = strapi4Layout): Promise<StrapiAuthTables> {
   const tables = await source.tables();
-  const readLinks = async (v4Table: string): Promise<NormalizedRow[]> => {
-    const rows = await read(layout.linkTable(v4Table), {});
-    const v4Column = (column: string) => (column.endsWith('_ord') && layout.orderColumn(`${column.slice(0, -4)}_order`) === column ? `${column.slice(0, -4)}_order` : column);
-    return rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [v4Column(column), value])));
-  };
   const read = async (table: string, types: ColumnTypes = authTableTypes[table] ?? {}): Promise<NormalizedRow[]> => {
     if (!tables.has(table)) return [];
     const rows: NormalizedRow[] = [];
     for await (const batch of source.rows({ table }, types)) rows.push(...batch);
     return rows;
+  };
+  const readLinks = async (v4Table: string): Promise<NormalizedRow[]> => {
+    const rows = await read(layout.linkTable(v4Table), {});
+    const v4Column = (column: string) => (column.endsWith('_ord') && layout.orderColumn(`${column.slice(0, -4)}_order`) === column ? `${column.slice(0, -4)}_order` : column);
+    return rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [v4Column(column), value])));
   };
   const count = async (table: string) => {
     if (!tables.has(table)) return 0;
