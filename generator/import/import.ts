@@ -1,5 +1,7 @@
 /**
  * `contentgen import`, readable in one function: source → plan → (check + write) → files.
+ * A Strapi 5 database is planned through its layout (source/layout.ts) and read a document's
+ * kept row at a time (plan/documents.ts); everything after the plan is the same for both.
  *
  * One pass reads every Strapi table a batch at a time and hands each batch to a sink: a
  * counter for --dry-run, the server's database otherwise (all inside one transaction). The
