@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport, type ImportResult } from '../../generator/import/import.js';
 import { detectLayout } from '../../generator/import/source/layout.js';
 import { openSqliteSource } from '../../generator/import/source/sqlite.js';
+import { runCli } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
 import { fixturesDir, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -164,6 +165,14 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
     expect(draftOnly.filter((e) => strapiDrafts.some((d) => d.documentId === e.documentId))).toEqual(strapiDrafts);
     // Written after that read: a draft made by the GraphQL script.
     expect(draftOnly.filter((e) => !strapiDrafts.some((d) => d.documentId === e.documentId)).map((e) => e.title)).toEqual(['GraphQL draft']);
+  });
+
+  it.runIf(set === 'i18n')('contentgen import --dry-run says it reads a Strapi 5 database and names the pending draft', async () => {
+    const { code, stdout, stderr } = await runCli('import', project, '-o', built.dir, '--dry-run');
+    expect(code).toBe(0);
+    expect(stderr).toContain('a Strapi 5 database');
+    expect(stdout).toMatch(/note: pages: api::page\.page document te4on90q4ma1h645a5ex1fu7 \(fr\) has unpublished edits \(draft row 16, published row 17\)/);
+    expect(stdout).toMatch(/pages: 5 draft row\(s\) of published documents left out/);
   });
 
   it.runIf(set === 'blog')('logs in with the passwords users gave Strapi 5, under their documentIds', async () => {
