@@ -12,9 +12,10 @@ import { isTimeZone } from './source/decode.js';
 
 export const importHelp = `Usage: contentgen import <strapi-project> -o <server-dir> [options]
 
-Moves the content of a Strapi v4 project's database into the server contentgen built from the
-same project (\`contentgen build <strapi-project> -o <server-dir>\` first). The Strapi database
-is found as Strapi finds it (config/database.js with the environment and .env) and only read;
+Moves the content of a Strapi v4 or Strapi 5 project's database into the server contentgen built
+from the same project (\`contentgen build <strapi-project> -o <server-dir>\` first). The Strapi
+database is found as Strapi finds it (config/database.js with the environment and .env), told
+Strapi 4's or 5's by its tables (Strapi 5: each document's published row, else its draft), and only read;
 the server's database is its DATABASE_URL (or src/config.ts databaseUrl), migrated first, and
 written in one transaction: a failed import leaves it as it was.
 

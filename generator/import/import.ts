@@ -1,5 +1,7 @@
 /**
  * `contentgen import`, readable in one function: source → plan → (check + write) → files.
+ * A Strapi 5 database is planned through its layout (source/layout.ts) and read a document's
+ * kept row at a time (plan/documents.ts); everything after the plan is the same for both.
  *
  * One pass reads every Strapi table a batch at a time and hands each batch to a sink: a
  * counter for --dry-run, the server's database otherwise (all inside one transaction). The
@@ -19,6 +21,8 @@ import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
 import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
+import { documentLocalizationGroups, keepPendingDrafts, keptLinkRows, pendingDrafts, type PendingDraft } from './plan/documents.js';
+import { detectLayout, type StrapiLayout } from './source/layout.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
 import { silentProgress, type ImportProgress } from './progress.js';
@@ -85,7 +89,6 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   if (!sourceSchema.ok) return fail(`the models of ${options.project} do not build:\n${sourceSchema.errors.map((e) => `  ${formatModelError(e)}`).join('\n')}`);
   const targetSchema = targetProvider === (located.dialect === 'postgresql' ? 'postgresql' : 'sqlite') ? sourceSchema : await loadSchema({ modelsDir: options.project, outDir: options.serverDir, provider: targetProvider });
   if (!targetSchema.ok) return fail('the models do not build for the server\'s database');
-  const plan = planImport(sourceSchema.ir, targetSchema.ir, located.dialect === 'archive' ? 'sqlite' : located.dialect);
 
   // An archive is read into a database in Strapi's SQLite layout first; from there on it is one.
   if (located.dialect === 'archive') log(`reading ${located.file}`);
@@ -96,6 +99,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   if (!staged) log(`reading ${describe(location)}${location.dialect === 'sqlite' ? '' : ` (timestamps read as ${timeZone} wall time; --time-zone to change)`}`);
   let target: TargetDatabase | undefined;
   try {
+    const { layout, why } = await detectLayout(source, await source.tables(), options.project);
+    if (layout.strapi === 5) log(`a Strapi 5 database: ${why}`);
+    const plan = planImport(sourceSchema.ir, targetSchema.ir, location.dialect, layout);
     if (!options.dryRun && database) {
       const applied = await migrateServerDatabase(options.serverDir, database);
       if (applied.length) log(`applied the server's migrations: ${applied.join(', ')}`);
@@ -199,7 +205,8 @@ async function transfer(input: TransferInput) {
     counts.set(table, (counts.get(table) ?? 0) + rows.length);
     if (target && rows.length) await target.insert(table, columns, rows);
   };
-  const fold: FoldContext = { source, tables, components: plan.components, problems, highestIds: new Map(), placed: new Set() };
+  const layout = plan.layout;
+  const fold: FoldContext = { source, tables, components: plan.components, problems, layout, highestIds: new Map(), placed: new Set() };
   const uploads = new UploadCopies(options.uploads ? path.resolve(options.uploads) : path.join(path.resolve(options.project), 'public', 'uploads'), problems);
   const batchSize = options.batchSize ?? 500;
   const localeRows = tables.has('i18n_locale') ? await all(source.rows({ table: 'i18n_locale' }, { code: 'string', name: 'string' })) : [];
@@ -207,7 +214,11 @@ async function transfer(input: TransferInput) {
 
   // The localization groups, read before the entries: a group's entries share a documentId.
   const groups = new Map<string, LocalizationGroups>();
-  for (const link of plan.links) if (link.kind === 'localizations') groups.set(link.uid, await readLocalizationGroups(source, tables, link, problems));
+  // (Strapi 5 has no localizations links: a document's rows in each locale are its group.)
+  for (const link of plan.links) {
+    if (link.kind !== 'localizations') continue;
+    groups.set(link.uid, layout.documents ? await documentLocalizationGroups(source, link.ownerTable.source) : await readLocalizationGroups(source, tables, link, problems, layout));
+  }
   // Entries first (links point at them), files before the types that link to them.
   const entries = [...plan.entries].sort((a, b) => Number(b.uid.startsWith('plugin::upload')) - Number(a.uid.startsWith('plugin::upload')));
   const sequences: [string, number][] = [];
@@ -218,7 +229,7 @@ async function transfer(input: TransferInput) {
     }
     // The server writes its locales at start and keeps rows it finds by code: Strapi's replace them (ids, timestamps).
     if (target && entry.uid === 'plugin::i18n.locale') await target.clear(entry.targetTable);
-    const duplicates = await duplicateUniques(source, entry, problems);
+    const duplicates = await duplicateUniques(source, entry, problems, layout);
     progress.start(entry.targetTable, await rowCount(source, entry.sourceTable));
     const grouped = groups.get(entry.uid);
     const documentIds = grouped && groupDocumentIds(grouped, newDocumentId);
@@ -232,7 +243,7 @@ async function transfer(input: TransferInput) {
   }
   // Users (and roles, tokens) before the links: relations may point at users.
   const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
-  const auth = await importAuth(source, input.ir);
+  const auth = await importAuth(source, input.ir, layout);
   // The server wrote roles and permissions at its first start; the imported roles replace them.
   if (target) for (const table of ['up_permissions_role_links', 'up_permissions', 'up_users_role_links', 'up_roles']) if ((await target.tables()).has(table)) await target.clear(table);
   for (const table of auth.tables) {
@@ -257,22 +268,27 @@ async function transfer(input: TransferInput) {
     let nextId = 0;
     const toRows = (rows: readonly LinkRow[]) => rows.map((r) => [link.kind === 'media' ? ++nextId : r.id, r.owner, r.target, r.order, r.inverseOrder]);
     const written = () => counts.get(link.target.table) ?? 0;
-    progress.start(link.target.table, await linkCount(source, tables, link));
+    progress.start(link.target.table, await linkCount(source, tables, link, layout));
     if (link.kind === 'localizations') {
       await write(link.target.table, ['id', ...columns], toRows(localizationLinks(groups.get(link.uid)!)));
     } else {
-      for await (const batch of readLinks(source, tables, link, problems)) {
+      for await (const batch of readLinks(source, tables, link, problems, layout)) {
         await write(link.target.table, ['id', ...columns], toRows(batch));
         progress.update(written());
       }
     }
     progress.done(written());
   }
-  await reportOrphanMorphs(source, tables, plan.links, problems);
+  await reportOrphanMorphs(source, tables, plan.links, problems, layout);
   for (const morph of plan.morphTables) {
     if (!tables.has(morph.source.table)) continue;
     progress.start(morph.target.table, await rowCount(source, morph.source.table));
-    for await (const batch of source.rows({ table: morph.source.table }, {})) {
+    // Strapi 5: the kept rows' morph rows (a draft's are left out when its document is published).
+    const owner = plan.entries.find((e) => e.uid === morph.uid)?.sourceTable;
+    const rows = layout.documents && owner
+      ? source.select(`SELECT * FROM ${await keptLinkRows(source, morph.source.table, { column: morph.source.ownerColumn, table: owner }, { column: morph.source.idColumn })} m ORDER BY id`, [], {})
+      : source.rows({ table: morph.source.table }, {});
+    for await (const batch of rows) {
       const columns = Object.keys(batch[0] ?? {});
       await write(morph.target.table, columns, batch.map((r) => columns.map((c) => encodeValue(r[c] ?? null, undefined, dialect))));
       progress.update(counts.get(morph.target.table) ?? 0);
@@ -289,6 +305,25 @@ async function transfer(input: TransferInput) {
     for (const link of plan.links) await target.setSequence(link.target.table, 0);
   }
 
+  if (layout.documents) {
+    const drafts: PendingDraft[] = [];
+    for (const entry of plan.entries) {
+      if (!tables.has(entry.sourceTable)) continue;
+      drafts.push(...(await pendingDrafts(source, entry.uid, entry.sourceTable)));
+      const versions = (await rowCount(source, entry.sourceTable)) - (counts.get(entry.targetTable) ?? 0);
+      if (versions > 0) notes.push(`${entry.sourceTable}: ${versions} draft row(s) of published documents left out (Strapi 5 keeps a draft and a published row per document; the published one is the entry)`);
+    }
+    keepPendingDrafts(drafts, problems);
+    const leftOut: Record<string, string> = {
+      strapi_history_versions: 'content history version(s) of the admin panel not imported: contentgen keeps no history',
+      strapi_sessions: 'session(s) not imported: users log in again where a client used refresh tokens (their JWTs keep working)',
+    };
+    for (const [table, what] of Object.entries(leftOut)) {
+      const n = tables.has(table) ? await rowCount(source, table) : 0;
+      if (n) notes.push(`${table}: ${n} ${what}`);
+    }
+  }
+
   const locales = localesFile(localeRows, defaultLocale);
   if (locales) files.push({ path: 'locales.json', root: 'models', kind: 'config', content: locales });
 
@@ -296,14 +331,15 @@ async function transfer(input: TransferInput) {
 }
 
 /** files_related_morphs rows for types or fields the models no longer have: Strapi shows them nowhere. */
-async function reportOrphanMorphs(source: StrapiSource, tables: ReadonlySet<string>, links: readonly LinkPlan[], problems: ProblemLog): Promise<void> {
-  if (!tables.has('files_related_morphs')) return;
+async function reportOrphanMorphs(source: StrapiSource, tables: ReadonlySet<string>, links: readonly LinkPlan[], problems: ProblemLog, layout: StrapiLayout): Promise<void> {
+  const morphs = layout.mediaMorphs;
+  if (!tables.has(morphs)) return;
   const known = new Set(links.filter((l) => l.kind === 'media').map((l) => `${l.uid}#${l.attribute}`));
-  for await (const batch of source.select(`SELECT id, related_type, field FROM files_related_morphs ORDER BY id`, [], {})) {
+  for await (const batch of source.select(`SELECT id, related_type, field FROM ${source.quote(morphs)} ORDER BY id`, [], {})) {
     for (const r of batch) {
       const type = String(r.related_type);
       if (known.has(`${type}#${String(r.field)}`) || !type.includes('::')) continue;
-      problems.add({ level: 'notice', table: 'files_related_morphs', kind: 'orphan media link', rows: [Number(r.id)], message: `links a file to ${type}.${String(r.field)}, which the models do not have`, fix: 'nothing: Strapi shows these nowhere; they are left out' });
+      problems.add({ level: 'notice', table: morphs, kind: 'orphan media link', rows: [Number(r.id)], message: `links a file to ${type}.${String(r.field)}, which the models do not have`, fix: 'nothing: Strapi shows these nowhere; they are left out' });
     }
   }
 }
@@ -333,8 +369,8 @@ function localesFile(rows: readonly NormalizedRow[], defaultLocale: string): str
  * model (extensions/users-permissions) arrive typed like entries' values (a PostgreSQL/MySQL
  * datetime read in the Strapi server's zone, a big integer exact, JSON parsed).
  */
-async function importAuth(source: StrapiSource, ir: Schema): Promise<AuthImport> {
-  return planAuth(await readAuthTables(source, userColumnTypes(ir)), { ir });
+async function importAuth(source: StrapiSource, ir: Schema, layout: StrapiLayout): Promise<AuthImport> {
+  return planAuth(await readAuthTables(source, userColumnTypes(ir), layout), { ir });
 }
 
 /** Rows of a Strapi table (what a progress bar counts to). */
@@ -343,9 +379,9 @@ async function rowCount(source: StrapiSource, table: string, where = '', params:
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Strapi's link rows a link plan reads: its link table, or its type and field's files_related_morphs rows. */
-async function linkCount(source: StrapiSource, tables: ReadonlySet<string>, link: LinkPlan): Promise<number> {
+/** Strapi's link rows a link plan reads: its link table, or its type and field's files_related_morphs (`_mph`) rows. */
+async function linkCount(source: StrapiSource, tables: ReadonlySet<string>, link: LinkPlan, layout: StrapiLayout): Promise<number> {
   if (link.kind !== 'media') return tables.has(link.source.table) ? rowCount(source, link.source.table) : 0;
-  if (!tables.has('files_related_morphs')) return 0;
-  return rowCount(source, 'files_related_morphs', ` WHERE related_type = ? AND field = ?`, [link.uid, link.attribute]);
+  if (!tables.has(layout.mediaMorphs)) return 0;
+  return rowCount(source, layout.mediaMorphs, ` WHERE related_type = ? AND field = ?`, [link.uid, link.attribute]);
 }

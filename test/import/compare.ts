@@ -129,12 +129,18 @@ export function withStrapiFailures(ours: any, strapi: any): any {
  * default limit, 5) and no GraphQL cost limit (Strapi has none: the recorded list of 100
  * articles with every field costs more than contentgen's default).
  */
-export async function startImportedServer(built: BuiltServer, projectDir: string, secrets: StrapiSecrets): Promise<RunningServer> {
+export async function startImportedServer(
+  built: BuiltServer,
+  projectDir: string,
+  secrets: { readonly env: Pick<StrapiSecrets['env'], 'JWT_SECRET' | 'API_TOKEN_SALT'> },
+  /** More entries of src/config.ts's object, as source text (`  v5: { … },\n`). */
+  moreConfig = '',
+): Promise<RunningServer> {
   const rebuilt = await runCli('build', projectDir, '-o', built.dir, '--db', built.provider);
   if (rebuilt.code !== 0) throw new Error(rebuilt.stderr);
   const config = path.join(built.dir, 'src', 'config.ts');
   const settings = (await readFile(config, 'utf8')).replace('withCount: true,', 'withCount: true,\n      populate: { maxDepth: 12 },');
-  await writeFile(config, settings.replace('} satisfies UserConfig;', '  plugins: { graphql: { maxComplexity: 0 } },\n} satisfies UserConfig;'));
+  await writeFile(config, settings.replace('} satisfies UserConfig;', `  plugins: { graphql: { maxComplexity: 0 } },\n${moreConfig}} satisfies UserConfig;`));
   return startServer(built.dir, { JWT_SECRET: secrets.env.JWT_SECRET, API_TOKEN_SALT: secrets.env.API_TOKEN_SALT });
 }
 

@@ -13,6 +13,7 @@
  * contentgen does not serve (the build would refuse the file with them).
  */
 import { defaultRoleActions, roleIdentity } from '../../emit/auth/catalog.js';
+import { documentIdColumn } from '../../../templates/runtime/entity/document-id.js';
 import { count, listed, type AuthProblem, type ImportFile, type TargetRow } from './plan.js';
 import { actionsByOwner, date, id, rowsOf, text, type AuthSource } from './source.js';
 
@@ -58,7 +59,9 @@ export function planRoles(source: AuthSource, knownActions: ReadonlySet<string>)
     const description = text(role.description) ?? '';
     if (name !== made.name || description !== made.description) identities.set(type, { name, description });
     const createdAt = date(role.created_at) ?? new Date(0);
-    roleRows.push({ id: roleId, name, description, type, created_at: createdAt, updated_at: date(role.updated_at) ?? createdAt });
+    // A Strapi 5 role keeps its documentId (auth/index.ts gives the others one).
+    const documentId = text(role[documentIdColumn]);
+    roleRows.push({ id: roleId, name, description, type, created_at: createdAt, updated_at: date(role.updated_at) ?? createdAt, ...(documentId ? { [documentIdColumn]: documentId } : {}) });
   }
   for (const type of ['authenticated', 'public']) {
     if (!taken.has(type)) report.push(`up_roles: Strapi had no "${type}" role; contentgen creates it at start`);

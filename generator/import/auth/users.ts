@@ -12,6 +12,7 @@
  */
 // The server's own: what it stores for a reset-password or confirmation code and looks codes up by.
 import { hashCode } from '../../../templates/runtime/auth/routes.js';
+import { documentIdColumn } from '../../../templates/runtime/entity/document-id.js';
 import type { ScalarType } from '../../ir/types.js';
 import { count, listed, type AuthProblem, type TargetRow } from './plan.js';
 import { byOrder, date, flag, id, json, rowsOf, text, type AuthSource } from './source.js';
@@ -19,7 +20,8 @@ import { byOrder, date, flag, id, json, rowsOf, text, type AuthSource } from './
 /** up_users's scalar columns in the server (column → type), from the user type of its models. */
 export type UserColumns = ReadonlyMap<string, ScalarType>;
 
-const creatorColumns = new Set(['created_by_id', 'updated_by_id']);
+/** Columns of Strapi's own every table has (Strapi 5: a user is a document), not the project's: never reported. */
+const creatorColumns = new Set(['created_by_id', 'updated_by_id', 'published_at', 'locale']);
 /** What the server's bcrypt verifies: `$2a$` (Strapi's bcryptjs) and `$2b$`; it refuses `$2x$`/`$2y$` (checked). */
 const bcryptHash = /^\$2[ab]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
@@ -92,7 +94,10 @@ export function userRow(row: Readonly<Record<string, unknown>>, columns: UserCol
   const user: TargetRow = {};
   for (const [column, value] of Object.entries(row)) {
     const type = columns.get(column);
-    if (type === undefined && column !== 'id') dropped.add(column);
+    // A Strapi 5 user keeps its documentId (auth/index.ts gives the others one).
+    if (column === documentIdColumn) {
+      if (text(value)) user[column] = text(value);
+    } else if (type === undefined && column !== 'id') dropped.add(column);
     else user[column] = type === undefined ? value : scalar(value, type);
   }
   const code = (value: unknown) => {

@@ -6,7 +6,9 @@
  * Every read is one query per table for the whole batch.
  */
 import type { ProblemLog } from '../check/problems.js';
+import type { StrapiLayout } from '../source/layout.js';
 import type { NormalizedRow, StrapiSource } from '../source/types.js';
+import { keptLinkRows } from './documents.js';
 import { componentJsonValue } from '../write/encode.js';
 import type { ComponentField, ComponentPlan } from './plan.js';
 
@@ -17,6 +19,8 @@ export interface FoldContext {
   readonly tables: ReadonlySet<string>;
   readonly components: ReadonlyMap<string, ComponentPlan>;
   readonly problems: ProblemLog;
+  /** Strapi 4's or 5's table names; Strapi 5's links of components point at documents' rows. */
+  readonly layout: StrapiLayout;
   /** Highest instance id written, by component uid (contentgen_component_ids). */
   readonly highestIds: Map<string, number>;
   /** Instances already placed, `<uid>#<id>`: a component row reached twice is reported. */
@@ -37,7 +41,7 @@ export async function foldComponents(
   const q = source.quote;
   const joins = await all(
     source.select(
-      `SELECT id, entity_id, component_id, component_type, field, ${q('order')} AS ord FROM ${q(componentsTable)} WHERE entity_id IN (${ownerIds.join(', ')}) ORDER BY entity_id, field, ${q('order')}, id`,
+      `SELECT id, entity_id, ${q(context.layout.componentIdColumn)} AS component_id, component_type, field, ${q('order')} AS ord FROM ${q(componentsTable)} WHERE entity_id IN (${ownerIds.join(', ')}) ORDER BY entity_id, field, ${q('order')}, id`,
       [],
       {},
     ),
@@ -114,16 +118,19 @@ async function readInstances(context: FoldContext, plan: ComponentPlan, ids: rea
     if (!context.tables.has(link.table)) continue;
     const columns = await source.columns(link.table);
     const order = columns.includes(link.orderColumn) ? `${q(link.orderColumn)}, ` : '';
+    // Strapi 5: a draft's component links the target's draft row; the target's kept row stands for it.
+    const from = context.layout.documents ? `${await keptLinkRows(source, link.table, { column: link.ownerColumn }, { column: link.targetColumn, table: link.targetTable })} l` : q(link.table);
     const linkRows = await all(
-      source.select(`SELECT ${q(link.ownerColumn)} AS o, ${q(link.targetColumn)} AS t FROM ${q(link.table)} WHERE ${q(link.ownerColumn)} IN (${found.join(', ')}) ORDER BY ${q(link.ownerColumn)}, ${order}id`, [], {}),
+      source.select(`SELECT ${q(link.ownerColumn)} AS o, ${q(link.targetColumn)} AS t FROM ${from} WHERE ${q(link.ownerColumn)} IN (${found.join(', ')}) ORDER BY ${q(link.ownerColumn)}, ${order}id`, [], {}),
     );
     for (const r of linkRows) byOwner.set(Number(r.o), [...(byOwner.get(Number(r.o)) ?? []), Number(r.t)]);
   }
   const media = new Map<string, number[]>();
-  if (plan.attributes.some((a) => a.kind === 'media') && context.tables.has('files_related_morphs')) {
+  const morphs = context.layout.mediaMorphs;
+  if (plan.attributes.some((a) => a.kind === 'media') && context.tables.has(morphs)) {
     const morphRows = await all(
       source.select(
-        `SELECT related_id, field, file_id FROM files_related_morphs WHERE related_type = ? AND related_id IN (${found.join(', ')}) ORDER BY related_id, field, ${q('order')}, id`,
+        `SELECT related_id, field, file_id FROM ${q(morphs)} WHERE related_type = ? AND related_id IN (${found.join(', ')}) ORDER BY related_id, field, ${q('order')}, id`,
         [plan.uid],
         {},
       ),

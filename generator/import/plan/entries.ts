@@ -11,6 +11,8 @@ import type { Provider } from '../../ir/scalars.js';
 import type { NormalizedValue, StrapiSource } from '../source/types.js';
 import { encodeValue } from '../write/encode.js';
 import { foldComponents, type FoldContext } from './components.js';
+import { keptRows } from './documents.js';
+import type { StrapiLayout } from '../source/layout.js';
 import { documentIdColumn, newDocumentId } from '../../../templates/runtime/entity/document-id.js';
 import type { ColumnMap, EntryPlan } from './plan.js';
 
@@ -26,14 +28,15 @@ const int32 = { min: -2147483648, max: 2147483647 };
 const shortText = new Set(['string', 'email', 'enumeration', 'uid', 'password']);
 
 /** Values of unique columns held by more than one row: every row but the lowest id, by column. */
-export async function duplicateUniques(source: StrapiSource, plan: EntryPlan, problems: ProblemLog): Promise<Map<string, Set<number>>> {
+export async function duplicateUniques(source: StrapiSource, plan: EntryPlan, problems: ProblemLog, layout: StrapiLayout): Promise<Map<string, Set<number>>> {
   const q = source.quote;
+  const table = entryRows(source, plan, layout);
   const out = new Map<string, Set<number>>();
   for (const c of plan.columns.filter((c) => c.unique)) {
     // Grouped as contentgen's database compares (case-sensitive), whatever Strapi's collation was.
     const value = source.dialect === 'mysql' ? `BINARY ${q(c.source)}` : q(c.source);
     const sql =
-      `SELECT t.id AS id FROM ${q(plan.sourceTable)} t JOIN (SELECT ${value} AS v, MIN(id) AS keep FROM ${q(plan.sourceTable)} WHERE ${q(c.source)} IS NOT NULL ` +
+      `SELECT t.id AS id FROM ${table} t JOIN (SELECT ${value} AS v, MIN(id) AS keep FROM ${table} u WHERE ${q(c.source)} IS NOT NULL ` +
       `GROUP BY ${value} HAVING COUNT(*) > 1) d ON ${source.dialect === 'mysql' ? `BINARY t.${q(c.source)}` : `t.${q(c.source)}`} = d.v AND t.id <> d.keep ORDER BY t.id`;
     const ids = new Set<number>();
     for await (const batch of source.select(sql, [], {})) for (const r of batch) ids.add(Number(r.id));
@@ -49,6 +52,11 @@ export async function duplicateUniques(source: StrapiSource, plan: EntryPlan, pr
     });
   }
   return out;
+}
+
+/** The rows a type's entries are read from: its table, or (Strapi 5) its documents' kept rows (documents.ts). */
+export function entryRows(source: StrapiSource, plan: EntryPlan, layout: StrapiLayout): string {
+  return layout.documents ? keptRows(source, plan.sourceTable) : source.quote(plan.sourceTable);
 }
 
 export async function* entryBatches(
@@ -69,7 +77,8 @@ export async function* entryBatches(
   // A Strapi 5 database's rows keep the documentId they have.
   const documentIdOf = (row: Readonly<Record<string, NormalizedValue>>, id: number) =>
     (typeof row[documentIdColumn] === 'string' && row[documentIdColumn] !== '' ? row[documentIdColumn] : undefined) ?? options.documentIds?.get(id) ?? newDocumentId();
-  for await (const batch of source.rows({ table: plan.sourceTable }, types, options.batchSize)) {
+  const batches = fold.layout.documents ? source.select(`SELECT * FROM ${entryRows(source, plan, fold.layout)} d ORDER BY id`, [], types, options.batchSize) : source.rows({ table: plan.sourceTable }, types, options.batchSize);
+  for await (const batch of batches) {
     const ids = batch.map((r) => Number(r.id));
     const folded = await foldComponents(fold, plan.componentsTable, ids, plan.componentFields);
     const rows = batch.map((row) => {

@@ -10,7 +10,9 @@
  */
 import type { ProblemLog } from '../check/problems.js';
 import type { StrapiSource } from '../source/types.js';
+import type { StrapiLayout } from '../source/layout.js';
 import { all } from './components.js';
+import { keptLinkRows } from './documents.js';
 import type { LinkPlan } from './plan.js';
 
 export interface LinkRow {
@@ -57,14 +59,21 @@ async function tablesInMadeOrder(source: StrapiSource, tables: ReadonlySet<strin
   return ((schema as { tables?: { name: string }[] })?.tables ?? []).map((t) => t.name);
 }
 
-export async function* readLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): AsyncGenerator<LinkRow[]> {
+export async function* readLinks(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog, layout: StrapiLayout): AsyncGenerator<LinkRow[]> {
   const q = source.quote;
   const media = plan.kind === 'media';
-  const table = media ? 'files_related_morphs' : plan.source.table;
+  const table = media ? layout.mediaMorphs : plan.source.table;
   if (!tables.has(table) || !tables.has(plan.ownerTable.source) || !tables.has(plan.targetTable.source)) return;
   const columns = new Set(await source.columns(table));
-  const owner = `l.${q(media ? 'related_id' : plan.source.ownerColumn)}`;
-  const target = `l.${q(media ? 'file_id' : plan.source.targetColumn)}`;
+  const ownerColumn = media ? 'related_id' : plan.source.ownerColumn;
+  const targetColumn = media ? 'file_id' : plan.source.targetColumn;
+  const owner = `l.${q(ownerColumn)}`;
+  const target = `l.${q(targetColumn)}`;
+  // Strapi 5: the kept rows' links (plan/documents.ts). Links of rows that are gone are left
+  // out there too: Strapi 5 leaves a replaced published row's files_related_mph rows behind.
+  const from = layout.documents
+    ? await keptLinkRows(source, table, { column: ownerColumn, table: plan.ownerTable.source }, { column: targetColumn, table: plan.targetTable.source })
+    : q(table);
   const order = media ? `l.${q('order')}, l.id` : columns.has(plan.source.orderColumn) ? `l.${q(plan.source.orderColumn)}, l.id` : 'l.id';
   const inverse = !media && columns.has(plan.source.inverseOrderColumn) ? `l.${q(plan.source.inverseOrderColumn)}, l.id` : 'l.id';
   const sql =
@@ -73,7 +82,7 @@ export async function* readLinks(source: StrapiSource, tables: ReadonlySet<strin
     `ROW_NUMBER() OVER (PARTITION BY ${target} ORDER BY ${inverse}) AS io, ` +
     `ROW_NUMBER() OVER (PARTITION BY ${owner}, ${target} ORDER BY l.id) AS pn, ` +
     `CASE WHEN ow.id IS NULL THEN 1 ELSE 0 END AS om, CASE WHEN tg.id IS NULL THEN 1 ELSE 0 END AS tm ` +
-    `FROM ${q(table)} l LEFT JOIN ${q(plan.ownerTable.source)} ow ON ow.id = ${owner} LEFT JOIN ${q(plan.targetTable.source)} tg ON tg.id = ${target}` +
+    `FROM ${from} l LEFT JOIN ${q(plan.ownerTable.source)} ow ON ow.id = ${owner} LEFT JOIN ${q(plan.targetTable.source)} tg ON tg.id = ${target}` +
     (media ? ` WHERE l.related_type = ? AND l.field = ?` : '') +
     ` ORDER BY l.id`;
   const where = `${plan.uid}.${plan.attribute}`;
@@ -106,9 +115,9 @@ export interface LocalizationGroups {
   readonly locales: ReadonlyMap<number, string>;
 }
 
-export async function readLocalizationGroups(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog): Promise<LocalizationGroups> {
+export async function readLocalizationGroups(source: StrapiSource, tables: ReadonlySet<string>, plan: LinkPlan, problems: ProblemLog, layout: StrapiLayout): Promise<LocalizationGroups> {
   const ranked: LinkRow[] = [];
-  for await (const batch of readLinks(source, tables, plan, problems)) ranked.push(...batch);
+  for await (const batch of readLinks(source, tables, plan, problems, layout)) ranked.push(...batch);
   const parent = new Map<number, number>();
   const find = (x: number): number => {
     let root = x;

@@ -10,6 +10,7 @@ import { ownedLink } from '../../ir/build-ir.js';
 import { cutToBytes } from '../../ir/identifiers.js';
 import { snakeCase } from '../../ir/names.js';
 import type { Attribute, Component, ContentType, LinkStorage, MorphTableStorage, Schema, ScalarType } from '../../ir/types.js';
+import { strapi4Layout, type StrapiLayout } from '../source/layout.js';
 import type { SourceDialect } from '../source/types.js';
 
 const userUid = 'plugin::users-permissions.user';
@@ -46,7 +47,7 @@ export interface EntryPlan {
   /** Columns copied as they are (a morphToOne's `target_id`, `target_type`). */
   readonly rawColumns: readonly { readonly source: string; readonly target: string }[];
   readonly componentFields: readonly ComponentField[];
-  /** Strapi's `<table>_components`. */
+  /** Strapi's `<table>_components` (Strapi 5: `_cmps`). */
   readonly componentsTable: string;
   readonly localized: boolean;
 }
@@ -99,8 +100,8 @@ export interface ComponentPlan {
   readonly attributes: readonly Attribute[];
   /** Source column of each scalar attribute. */
   readonly columns: Readonly<Record<string, string>>;
-  /** Relations inside it: Strapi's `<component table>_<attr>_links`. */
-  readonly relations: Readonly<Record<string, { readonly table: string; readonly ownerColumn: string; readonly targetColumn: string; readonly orderColumn: string; readonly toMany: boolean }>>;
+  /** Relations inside it: Strapi's `<component table>_<attr>_links` (Strapi 5: `_lnk`), and the table of the type they link to. */
+  readonly relations: Readonly<Record<string, { readonly table: string; readonly ownerColumn: string; readonly targetColumn: string; readonly orderColumn: string; readonly toMany: boolean; readonly targetTable: string }>>;
 }
 
 export interface ImportPlan {
@@ -110,6 +111,8 @@ export interface ImportPlan {
   readonly components: ReadonlyMap<string, ComponentPlan>;
   /** Scalar type of every column of every planned table, for decoding: by source table. */
   readonly sourceTypes: ReadonlyMap<string, Readonly<Record<string, ScalarType>>>;
+  /** Strapi 4's or Strapi 5's tables (source/layout.ts). */
+  readonly layout: StrapiLayout;
 }
 
 /** A name as the Strapi database keeps it: PostgreSQL cut it to 63 bytes, the others never had longer ones. */
@@ -117,7 +120,12 @@ export function sourceName(natural: string, dialect: SourceDialect): string {
   return dialect === 'postgresql' ? cutToBytes(natural, 63) : natural;
 }
 
-export function planImport(source: Schema, target: Schema, dialect: SourceDialect): ImportPlan {
+/**
+ * `layout`: the source's table names are Strapi 4's as the IR makes them, renamed for Strapi 5.
+ * (A PostgreSQL name is renamed after the IR cut it to 63 bytes: right for every name shorter
+ * than that, which Strapi 5's `_lnk` makes the common case.)
+ */
+export function planImport(source: Schema, target: Schema, dialect: SourceDialect, layout: StrapiLayout = strapi4Layout): ImportPlan {
   const targetTypes = new Map(target.contentTypes.map((ct) => [ct.uid, ct]));
   const sourceTypes = new Map(source.contentTypes.map((ct) => [ct.uid, ct]));
   const entries: EntryPlan[] = [];
@@ -143,9 +151,9 @@ export function planImport(source: Schema, target: Schema, dialect: SourceDialec
         componentFields.push({ attribute: a.name, target: b.column, kind: a.kind, repeatable: a.kind === 'dynamiczone' || (a.kind === 'component' && a.repeatable) });
       } else if (a.kind === 'morph' && b.kind === 'morph') {
         if (a.columns && b.columns) rawColumns.push({ source: a.columns.id, target: b.columns.id }, { source: a.columns.type, target: b.columns.type });
-        if (a.table && b.table) morphTables.push({ uid: from.uid, attribute: a.name, source: a.table, target: b.table });
+        if (a.table && b.table) morphTables.push({ uid: from.uid, attribute: a.name, source: { ...a.table, table: layout.morphTable(a.table.table) }, target: b.table });
       } else if ((a.kind === 'relation' || a.kind === 'media') && (b.kind === 'relation' || b.kind === 'media') && a.link?.owning && b.link?.owning) {
-        if (!linksOnly || a.name !== 'role') links.push(linkPlan(from, a, b.link, sourceTypes, targetTypes, dialect));
+        if (!linksOnly || a.name !== 'role') links.push(linkPlan(from, a, b.link, sourceTypes, targetTypes, dialect, layout));
       }
     }
     if (linksOnly) continue;
@@ -157,18 +165,18 @@ export function planImport(source: Schema, target: Schema, dialect: SourceDialec
       columns,
       rawColumns: uniqueRaw,
       componentFields,
-      componentsTable: sourceName(`${from.names.table}_components`, dialect),
+      componentsTable: sourceName(layout.componentsTable(from.names.table), dialect),
       localized: from.localized === true,
     });
     types.set(from.names.table, Object.fromEntries(columns.map((c) => [c.source, c.type])));
   }
 
   const components = new Map<string, ComponentPlan>();
-  for (const c of source.components) components.set(c.uid, componentPlan(c, sourceTypes, dialect));
+  for (const c of source.components) components.set(c.uid, componentPlan(c, sourceTypes, dialect, layout));
   for (const c of components.values()) {
     types.set(c.sourceTable, Object.fromEntries(c.attributes.flatMap((a) => (a.kind === 'scalar' ? [[c.columns[a.name]!, a.type]] : []))));
   }
-  return { entries, links, morphTables, components, sourceTypes: types };
+  return { entries, links, morphTables, components, sourceTypes: types, layout };
 }
 
 function linkPlan(
@@ -178,6 +186,7 @@ function linkPlan(
   sourceTypes: ReadonlyMap<string, ContentType>,
   targetTypes: ReadonlyMap<string, ContentType>,
   dialect: SourceDialect,
+  layout: StrapiLayout,
 ): LinkPlan {
   const link = a.link!;
   const targetUid = a.kind === 'media' ? 'plugin::upload.file' : a.target;
@@ -187,17 +196,17 @@ function linkPlan(
     uid: owner.uid,
     attribute: a.name,
     kind: a.kind === 'media' ? 'media' : isLocalizations ? 'localizations' : 'relation',
-    source: { table: link.table, ownerColumn: link.ownerColumn, targetColumn: link.targetColumn, orderColumn: link.orderColumn, inverseOrderColumn: link.inverseOrderColumn },
+    source: { table: layout.linkTable(link.table), ownerColumn: link.ownerColumn, targetColumn: link.targetColumn, orderColumn: layout.orderColumn(link.orderColumn), inverseOrderColumn: layout.orderColumn(link.inverseOrderColumn) },
     target,
     ownerTable: { source: owner.names.table, target: targetTypes.get(owner.uid)!.names.table },
     targetTable: { source: sourceTypes.get(targetUid)!.names.table, target: targetTypes.get(targetUid)!.names.table },
     ownerSingle: relation === 'oneToOne' || relation === 'manyToOne',
-    ...(a.kind === 'relation' ? pairedSource(owner, a, sourceTypes, dialect) : {}),
+    ...(a.kind === 'relation' ? pairedSource(owner, a, sourceTypes, dialect, layout) : {}),
   };
 }
 
 /** The other side's own table, when `a` and the attribute it is inversedBy are inversedBy each other. */
-function pairedSource(owner: ContentType, a: Attribute & { kind: 'relation' }, sourceTypes: ReadonlyMap<string, ContentType>, dialect: SourceDialect): { pairedSource: LinkSource } | {} {
+function pairedSource(owner: ContentType, a: Attribute & { kind: 'relation' }, sourceTypes: ReadonlyMap<string, ContentType>, dialect: SourceDialect, layout: StrapiLayout): { pairedSource: LinkSource } | {} {
   const other = sourceTypes.get(a.target);
   const back = other?.attributes.find((b) => b.name === a.inversedBy);
   if (!other || back?.kind !== 'relation' || back.inversedBy !== a.name || back.target !== owner.uid || back.link?.owning !== false) return {};
@@ -205,11 +214,11 @@ function pairedSource(owner: ContentType, a: Attribute & { kind: 'relation' }, s
   const name = (n: string) => sourceName(n, dialect);
   return {
     pairedSource: {
-      table: name(natural.table),
+      table: name(layout.linkTable(natural.table)),
       ownerColumn: name(natural.targetColumn),
       targetColumn: name(natural.ownerColumn),
-      orderColumn: name(natural.inverseOrderColumn),
-      inverseOrderColumn: name(natural.orderColumn),
+      orderColumn: name(layout.orderColumn(natural.inverseOrderColumn)),
+      inverseOrderColumn: name(layout.orderColumn(natural.orderColumn)),
     },
   };
 }
@@ -219,7 +228,7 @@ function pairedSource(owner: ContentType, a: Attribute & { kind: 'relation' }, s
  * ones, and `<table>_<attr>_links` with `<component name>_id` (the uid's name part) for its
  * relations.
  */
-function componentPlan(c: Component, types: ReadonlyMap<string, ContentType>, dialect: SourceDialect): ComponentPlan {
+function componentPlan(c: Component, types: ReadonlyMap<string, ContentType>, dialect: SourceDialect, layout: StrapiLayout): ComponentPlan {
   const table = c.names.table;
   const modelName = c.uid.slice(c.uid.indexOf('.') + 1);
   const columns: Record<string, string> = {};
@@ -231,13 +240,14 @@ function componentPlan(c: Component, types: ReadonlyMap<string, ContentType>, di
       if (!target) continue;
       const singular = target.names.singular;
       relations[a.name] = {
-        table: sourceName(snakeCase(`${table}_${a.name}_links`), dialect),
+        table: sourceName(layout.linkTable(snakeCase(`${table}_${a.name}_links`)), dialect),
         ownerColumn: sourceName(snakeCase(`${modelName}_id`), dialect),
         targetColumn: sourceName(snakeCase(`${singular}_id`), dialect),
-        orderColumn: sourceName(snakeCase(`${singular}_order`), dialect),
+        orderColumn: sourceName(layout.orderColumn(snakeCase(`${singular}_order`)), dialect),
         toMany: a.toMany,
+        targetTable: sourceName(target.names.table, dialect),
       };
     }
   }
-  return { uid: c.uid, sourceTable: sourceName(table, dialect), componentsTable: sourceName(`${table}_components`, dialect), attributes: c.attributes, columns, relations };
+  return { uid: c.uid, sourceTable: sourceName(table, dialect), componentsTable: sourceName(layout.componentsTable(table), dialect), attributes: c.attributes, columns, relations };
 }

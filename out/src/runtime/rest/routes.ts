@@ -17,9 +17,11 @@ export type ContentAction = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
 /**
  * The permission that lets a caller read entries of a type: what populate and deep filters
- * check. The upload plugin names its actions after its controller, not its content type.
+ * check. The upload and i18n plugins name their actions after their controllers, not their
+ * content types (i18n's one action lists and reads locales).
  */
 export function findActionOf(uid: string): string {
+  if (uid === 'plugin::i18n.locale') return 'plugin::i18n.locales.listLocales';
   return uid === 'plugin::upload.file' ? 'plugin::upload.content-api.find' : `${uid}.find`;
 }
 
