@@ -40,6 +40,7 @@ export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[]
   const links = linkTables(ir);
   const models: PrismaModel[] = [
     ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
+    ...ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => draftModel(ct, ir)),
     ...links.map((l) => linkModel(l, ir.provider)),
     ...morphModels(ir),
     ...extraModels,
@@ -87,6 +88,7 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   for (const a of ct.attributes) {
     if (a.kind === 'morph' && a.table) fields.push([names.claim(`${a.name}Morphs`), `${a.table.model}[]`, `@relation("${a.table.model}_owner")`]);
   }
+  if (ct.draftAndPublish) fields.push([names.claim('draft'), `${draftModelName(ct)}?`, `@relation("${draftModelName(ct)}_live")`]);
   for (const l of links) {
     if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
     if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
@@ -105,6 +107,34 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   // The localizations of one entry share its documentId (Strapi 5's document): one per locale.
   if (ct.localized) blockAttributes.push(`@@unique([${documentIdPrismaField}, locale]${mapArgument(ct.names.table, [documentIdColumn, column('locale')], 'key', ir.provider)})`);
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
+}
+
+/** The draft table of a draft & publish type (the runtime's entity/drafts.ts `draftTableOf`). */
+export function draftTableOf(ct: ContentType): string {
+  return `${ct.names.table}_drafts`;
+}
+
+function draftModelName(ct: ContentType): string {
+  return `${ct.names.model}Draft`;
+}
+
+/**
+ * `<table>_drafts`: a published entry's pending draft (Strapi 5's draft of a published
+ * document, docs/strapi5.md "Drafts"), one row per live row (`live_id`, deleted with it), the
+ * type's own columns without their unique constraints (a draft repeats its live row's values)
+ * and without links: a draft's relations and media are its live row's.
+ */
+function draftModel(ct: ContentType, ir: Schema): PrismaModel {
+  const table = draftTableOf(ct);
+  const fields: FieldRow[] = [];
+  for (const a of ct.attributes) {
+    if (a.kind === 'scalar') fields.push(scalarField(a.name === 'id' ? a : { ...a, unique: false }, ir, table));
+    if (a.kind === 'scalar' && a.name === 'id') fields.push(['liveId', 'Int', `@unique${mapArgument(table, ['live_id'], 'key', ir.provider, true)} @map("live_id")`]);
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
+  }
+  const names = new Namespace(fields.map(([name]) => name));
+  fields.push([names.claim('live'), ct.names.model, `@relation("${draftModelName(ct)}_live", fields: [liveId], references: [id], onDelete: Cascade${mapArgument(table, ['live_id'], 'fkey', ir.provider)})`]);
+  return { comment: `Pending drafts of published ${ct.names.model} entries`, name: draftModelName(ct), table, fields, blockAttributes: [] };
 }
 
 /**

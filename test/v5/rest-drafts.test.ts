@@ -1,0 +1,89 @@
+/**
+ * Drafts of published documents (docs/strapi5.md "Drafts"): a v5 `PUT ?status=draft` on a
+ * published article keeps its edits apart (`<table>_drafts`) while the live row keeps being
+ * served; v4 readers (REST, GraphQL, population from the other side, counts) see the live row
+ * only; a v4 write leaves the draft pending; the next v5 write without `status=draft` publishes
+ * it onto the same row id; deleting the document deletes its draft.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+
+describe('v5 REST: drafts of published documents', () => {
+  let built: BuiltServer;
+  let server: RunningServer;
+  let api: ReturnType<typeof client>;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    built = await buildFixture('blog');
+    server = await startServer(built.dir);
+    auth = bearer(await createApiToken(built.dir, { type: 'full-access' }));
+    api = client(server.url);
+  }, 600_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await built?.cleanup();
+  });
+
+  it('keeps a draft apart from the live row until a v5 write publishes it', async () => {
+    const author = (await api.post('/v5/api/authors', { data: { name: 'Ada', email: 'ada@example.com' } }, auth)).body.data;
+    const created = await api.post('/v5/api/articles', { data: { title: 'Live title', slug: 'live-slug', views: 1, seo: { metaTitle: 'Live seo' }, author: author.documentId } }, auth);
+    expect(created.status).toBe(201);
+    const { id, documentId: D } = created.body.data;
+    await api.post('/v5/api/articles?status=draft', { data: { title: 'Never published' } }, auth);
+
+    const saved = await api.put(`/v5/api/articles/${D}?status=draft&populate[seo]=true`, { data: { title: 'Draft title', slug: 'live-slug', views: 2, seo: { metaTitle: 'Draft seo' } } }, auth);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ id, documentId: D, title: 'Draft title', views: 2, publishedAt: null, seo: { metaTitle: 'Draft seo' } });
+
+    // v5: the published version by default, the draft with status=draft (relations are the live row's).
+    const live = await api.get(`/v5/api/articles/${D}?populate[seo]=true`, auth);
+    expect(live.body.data).toMatchObject({ id, title: 'Live title', views: 1, seo: { metaTitle: 'Live seo' } });
+    expect(live.body.data.publishedAt).not.toBeNull();
+    const draft = await api.get(`/v5/api/articles/${D}?status=draft&populate[author][fields][0]=name`, auth);
+    expect(draft.body.data).toMatchObject({ id, title: 'Draft title', views: 2, publishedAt: null, author: { name: 'Ada' } });
+    const titles = async (query: string) => ((await api.get(`/v5/api/articles?fields[0]=title&sort=title&${query}`, auth)).body.data as { title: string }[]).map((a) => a.title);
+    expect(await titles('status=draft')).toEqual(['Draft title', 'Never published']);
+    expect(await titles('status=draft&filters[title][$contains]=Draft')).toEqual(['Draft title']);
+    expect(await titles('status=draft&publicationFilter=modified')).toEqual(['Draft title']);
+    expect(await titles('status=draft&publicationFilter=never-published')).toEqual(['Never published']);
+    expect(await titles('publicationFilter=modified')).toEqual(['Live title']);
+    expect(await titles('publicationFilter=unmodified')).toEqual([]);
+
+    // v4 readers see the live row only: REST (live and preview), counts, the other side, GraphQL.
+    expect((await api.get(`/api/articles/${id}`, auth)).body.data.attributes).toMatchObject({ title: 'Live title', views: 1 });
+    const preview = await api.get('/api/articles?publicationState=preview&sort=title', auth);
+    expect(preview.body.data.map((a: { attributes: { title: string } }) => a.attributes.title)).toEqual(['Live title', 'Never published']);
+    expect(preview.body.meta.pagination.total).toBe(2);
+    const side = await api.get(`/api/authors/${author.id}?populate[articles][fields][0]=title`, auth);
+    expect(side.body.data.attributes.articles.data.map((a: { id: number; attributes: { title: string } }) => [a.id, a.attributes.title])).toEqual([[id, 'Live title']]);
+    const graphql = await api.post('/graphql', { query: '{ articles(publicationState: PREVIEW, sort: "title") { data { id attributes { title } } } }' }, auth);
+    expect(graphql.body.data.articles.data.map((a: { attributes: { title: string } }) => a.attributes.title)).toEqual(['Live title', 'Never published']);
+
+    // A draft's relations and media are its live row's: naming them in a draft is refused.
+    const relation = await api.put(`/v5/api/articles/${D}?status=draft`, { data: { author: null } }, auth);
+    expect(relation.status).toBe(400);
+
+    // A v4 write changes the live row and leaves the draft pending.
+    expect((await api.put(`/api/articles/${id}`, { data: { views: 5 } }, auth)).status).toBe(200);
+    expect((await api.get(`/v5/api/articles/${D}?status=draft`, auth)).body.data).toMatchObject({ title: 'Draft title', views: 2 });
+    expect((await api.get(`/v5/api/articles/${D}`, auth)).body.data).toMatchObject({ title: 'Live title', views: 5 });
+
+    // Publishing: the draft's values and the body onto the same row.
+    const published = await api.put(`/v5/api/articles/${D}?populate[seo]=true`, { data: { views: 3 } }, auth);
+    expect(published.status).toBe(200);
+    expect(published.body.data).toMatchObject({ id, documentId: D, title: 'Draft title', slug: 'live-slug', views: 3, seo: { metaTitle: 'Draft seo' } });
+    expect(published.body.data.publishedAt).not.toBeNull();
+    expect((await api.get(`/api/articles/${id}`, auth)).body.data.attributes).toMatchObject({ title: 'Draft title', views: 3 });
+    expect(await titles('publicationFilter=modified')).toEqual([]);
+    expect(await titles('status=draft')).toEqual(['Draft title', 'Never published']);
+
+    // Deleting the document deletes its draft.
+    await api.put(`/v5/api/articles/${D}?status=draft`, { data: { title: 'Another draft' } }, auth);
+    expect((await api.del(`/v5/api/articles/${D}`, auth)).status).toBe(204);
+    expect((await api.get(`/v5/api/articles/${D}?status=draft`, auth)).status).toBe(404);
+    expect(await titles('status=draft')).toEqual(['Never published']);
+  });
+});
