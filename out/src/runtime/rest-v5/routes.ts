@@ -72,6 +72,13 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
     return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: await v5.queries.translate(v5.db, meta, q) };
   };
 
+  /** An update of a stored document: on a draft & publish type `status=draft` saves its draft, any other write publishes it (entity/drafts.ts). */
+  const writeDocument = (ctx: V5RouteContext, id: number, q: Record<string, unknown>, input: { data: Record<string, unknown> }, v4: Record<string, unknown>): Promise<Entry> => {
+    const service = ctx.state.service;
+    if (!meta.draftAndPublish) return service.update(id, input, v4, ctx.state.access);
+    return statusOf(q) === 'draft' ? service.saveDraft(id, input, v4, ctx.state.access) : service.publishDocument(id, input, v4, ctx.state.access);
+  };
+
   if (meta.kind === 'singleType') {
     const path = `/${meta.singularName}`;
     return [
@@ -89,7 +96,9 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
           const { input, v4 } = await write(ctx, 'create');
           return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access)));
         }
-        const { input, v4 } = await write(ctx, 'update');
+        const { q, input, v4 } = await write(ctx, 'update');
+        const id = meta.draftAndPublish ? await firstRow(v5.db, meta, locale) : null;
+        if (id !== null) return single(await shape(await writeDocument(ctx, id, q, input, v4)));
         return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access)));
       }),
       route('DELETE', path, 'delete', async (ctx) => {
@@ -123,8 +132,8 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         const created = await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access);
         return single(await shape(created));
       }
-      const { input, v4 } = await write(ctx, 'update');
-      return single(await shape(await ctx.state.service.update(id, input, v4, ctx.state.access)));
+      const { q, input, v4 } = await write(ctx, 'update');
+      return single(await shape(await writeDocument(ctx, id, q, input, v4)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
       const q = query(ctx);
