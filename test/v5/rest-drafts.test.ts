@@ -1,7 +1,7 @@
 /**
  * Drafts of published documents (docs/strapi5.md "Drafts"): a v5 `PUT ?status=draft` on a
  * published article keeps its edits apart (`<table>_drafts`) while the live row keeps being
- * served; v4 readers (REST, GraphQL, population from the other side, counts) see the live row
+ * served (REST and the v5 GraphQL schema read both views); v4 readers (REST, GraphQL, population from the other side, counts) see the live row
  * only; a v4 write leaves the draft pending; the next v5 write without `status=draft` publishes
  * it onto the same row id; deleting the document deletes its draft.
  */
@@ -51,6 +51,13 @@ describe('v5 REST: drafts of published documents', () => {
     expect(await titles('status=draft&publicationFilter=never-published')).toEqual(['Never published']);
     expect(await titles('publicationFilter=modified')).toEqual(['Live title']);
     expect(await titles('publicationFilter=unmodified')).toEqual([]);
+
+    // The v5 GraphQL schema reads the same views.
+    const v5graphql = async (args: string) =>
+      ((await api.post('/v5/graphql', { query: `{ articles(${args}, sort: "title") { title publishedAt } }` }, auth)).body.data.articles as { title: string; publishedAt: string | null }[]);
+    expect(await v5graphql('status: DRAFT')).toEqual([{ title: 'Draft title', publishedAt: null }, { title: 'Never published', publishedAt: null }]);
+    expect((await v5graphql('status: DRAFT, publicationFilter: MODIFIED')).map((a) => a.title)).toEqual(['Draft title']);
+    expect((await v5graphql('status: PUBLISHED, publicationFilter: MODIFIED')).map((a) => a.title)).toEqual(['Live title']);
 
     // v4 readers see the live row only: REST (live and preview), counts, the other side, GraphQL.
     expect((await api.get(`/api/articles/${id}`, auth)).body.data.attributes).toMatchObject({ title: 'Live title', views: 1 });
