@@ -3,8 +3,10 @@
  * published article keeps its edits apart (`<table>_drafts`) while the live row keeps being
  * served (REST and the v5 GraphQL schema read both views); v4 readers (REST, GraphQL, population from the other side, counts) see the live row
  * only; a v4 write leaves the draft pending; the next v5 write without `status=draft` publishes
- * it onto the same row id; deleting the document deletes its draft.
+ * it onto the same row id; the user's code may discard it; deleting the document deletes it.
  */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -17,6 +19,21 @@ describe('v5 REST: drafts of published documents', () => {
 
   beforeAll(async () => {
     built = await buildFixture('blog');
+    // The user's code calls discardDraft (Strapi 5's Content API has no route for it): a custom route here.
+    await writeFile(
+      path.join(built.dir, 'src/api/article.ts'),
+      `import { defineContentApi } from '../runtime/extend/index.js';
+export default defineContentApi('api::article.article', {
+  controllers: () => ({
+    async discard(ctx) {
+      await ctx.state.service.discardDraft(Number(ctx.params.id));
+      return { discarded: true };
+    },
+  }),
+  routes: { custom: [{ method: 'POST', path: '/articles/:id/discard', handler: 'discard' }] },
+});
+`,
+    );
     server = await startServer(built.dir);
     auth = bearer(await createApiToken(built.dir, { type: 'full-access' }));
     api = client(server.url);
@@ -86,6 +103,13 @@ describe('v5 REST: drafts of published documents', () => {
     expect((await api.get(`/api/articles/${id}`, auth)).body.data.attributes).toMatchObject({ title: 'Draft title', views: 3 });
     expect(await titles('publicationFilter=modified')).toEqual([]);
     expect(await titles('status=draft')).toEqual(['Draft title', 'Never published']);
+
+    // discardDraft drops a pending draft, the live row stays.
+    await api.put(`/v5/api/articles/${D}?status=draft`, { data: { title: 'Discarded draft' } }, auth);
+    expect(await titles('status=draft')).toEqual(['Discarded draft', 'Never published']);
+    expect((await api.post(`/api/articles/${id}/discard`, {}, auth)).body).toEqual({ discarded: true });
+    expect(await titles('status=draft')).toEqual(['Draft title', 'Never published']);
+    expect(await titles('publicationFilter=modified')).toEqual([]);
 
     // Deleting the document deletes its draft.
     await api.put(`/v5/api/articles/${D}?status=draft`, { data: { title: 'Another draft' } }, auth);

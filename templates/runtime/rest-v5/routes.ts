@@ -75,7 +75,8 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
   const writeDocument = (ctx: V5RouteContext, id: number, q: Record<string, unknown>, input: { data: Record<string, unknown> }, v4: Record<string, unknown>): Promise<Entry> => {
     const service = ctx.state.service;
     if (!meta.draftAndPublish) return service.update(id, input, v4, ctx.state.access);
-    return statusOf(q) === 'draft' ? service.saveDraft(id, input, v4, ctx.state.access) : service.publishDocument(id, input, v4, ctx.state.access);
+    // Without status=draft the query's document view is `published`: update publishes the pending draft (entity/service.ts).
+    return statusOf(q) === 'draft' ? service.saveDraft(id, input, v4, ctx.state.access) : service.update(id, input, v4, ctx.state.access);
   };
 
   if (meta.kind === 'singleType') {

@@ -28,7 +28,7 @@ import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 import { removeRestrictedRelations } from './restricted-relations.js';
 import { newDocumentId } from './document-id.js';
-import { applyDraft, discardDraft, draftMetaOf, ensureDraft, withDocumentView } from './drafts.js';
+import { applyDraft, discardDraft, documentViewOf, draftMetaOf, ensureDraft, withDocumentView } from './drafts.js';
 
 /**
  * How a create sets `publishedAt` when the body has none: Strapi's core service (REST)
@@ -192,6 +192,9 @@ export class EntityService {
     return this.committed(this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
       if (entryId !== null) await lockEntry(tx, this.meta, entryId);
+      // A v5 write that publishes (Strapi 5 writes the draft, then publishes it): the pending
+      // draft's values become the live row's first (same id), the input is written over them.
+      if (entryId !== null && this.meta.draftAndPublish && documentViewOf(query)?.status === 'published') await applyDraft(tx, this.meta, entryId);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
       return withLifecycle(this.options.lifecycles, this.model, 'update', { where: { id: entryId }, data: input, query }, async (params) => {
@@ -238,19 +241,6 @@ export class EntityService {
       return (await this.readOne(id, withDocumentView(query, { status: 'draft' }), access, tx))!;
     }));
     return drafted ?? this.update(id, body, query, access);
-  }
-
-  /**
-   * A v5 write that publishes (Strapi 5 writes the draft, then publishes it): the entry's
-   * pending draft, if any, becomes the live row's values (same id), then the input is written
-   * as `update` writes it, in one transaction.
-   */
-  async publishDocument(id: number, body: unknown, query: Query, access?: Access): Promise<Entry> {
-    return this.transaction(async (service, tx) => {
-      await lockEntry(tx, this.meta, id);
-      await applyDraft(tx, this.meta, id);
-      return service.update(id, body, query, access);
-    });
   }
 
   /** Drops the entry's pending draft (Strapi 5's document service `discardDraft`); the live row stays. */
