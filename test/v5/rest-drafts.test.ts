@@ -118,3 +118,44 @@ export default defineContentApi('api::article.article', {
     expect(await titles('status=draft')).toEqual(['Never published']);
   });
 });
+
+describe('v5 REST: drafts of published documents, per locale', () => {
+  let built: BuiltServer;
+  let server: RunningServer;
+  let api: ReturnType<typeof client>;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    built = await buildFixture('i18n');
+    server = await startServer(built.dir);
+    auth = bearer(await createApiToken(built.dir, { type: 'full-access' }));
+    api = client(server.url);
+  }, 600_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await built?.cleanup();
+  });
+
+  it('keeps a draft per locale; publishing one shares its non-localized fields with the other locales', async () => {
+    const en = (await api.post('/v5/api/pages?locale=en', { data: { heading: 'Hello', views: 1 } }, auth)).body.data;
+    const D = en.documentId;
+    const fr = (await api.put(`/v5/api/pages/${D}?locale=fr`, { data: { heading: 'Bonjour' } }, auth)).body.data;
+    const read = async (query: string) => (await api.get(`/v5/api/pages/${D}?fields[0]=heading&fields[1]=views&fields[2]=publishedAt&${query}`, auth)).body.data;
+
+    const saved = await api.put(`/v5/api/pages/${D}?locale=en&status=draft`, { data: { heading: 'Hello (draft)', views: 9 } }, auth);
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ id: en.id, heading: 'Hello (draft)', views: 9, publishedAt: null, locale: 'en' });
+    expect(await read('locale=en&status=draft')).toMatchObject({ heading: 'Hello (draft)', views: 9, publishedAt: null });
+    expect(await read('locale=fr&status=draft')).toMatchObject({ id: fr.id, heading: 'Bonjour', views: 1, publishedAt: null });
+    expect(await read('locale=en')).toMatchObject({ heading: 'Hello', views: 1 });
+    expect((await api.get(`/api/pages/${fr.id}?locale=fr`, auth)).body.data.attributes).toMatchObject({ heading: 'Bonjour', views: 1 });
+    const modified = await api.get('/v5/api/pages?locale=*&fields[0]=heading&publicationFilter=modified', auth);
+    expect(modified.body.data.map((p: { heading: string }) => p.heading)).toEqual(['Hello']);
+
+    const published = await api.put(`/v5/api/pages/${D}?locale=en`, { data: {} }, auth);
+    expect(published.body.data).toMatchObject({ id: en.id, heading: 'Hello (draft)', views: 9 });
+    expect(await read('locale=fr')).toMatchObject({ id: fr.id, heading: 'Bonjour', views: 9 });
+    expect((await api.get(`/api/pages/${fr.id}?locale=fr`, auth)).body.data.attributes).toMatchObject({ views: 9 });
+  });
+});
