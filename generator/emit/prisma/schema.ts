@@ -112,9 +112,9 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
 }
 
-/** The draft table of a draft & publish type (the runtime's entity/drafts.ts `draftTableOf`). */
-export function draftTableOf(ct: ContentType): string {
-  return `${ct.names.table}_drafts`;
+/** The draft table of a draft & publish type's table (the runtime's entity/drafts.ts `draftTableOf`). */
+export function draftTableOf(table: string): string {
+  return `${table}_drafts`;
 }
 
 /**
@@ -124,7 +124,7 @@ export function draftTableOf(ct: ContentType): string {
  * and without links: a draft's relations and media are its live row's.
  */
 function draftModel(ct: ContentType, ir: Schema, name: string): PrismaModel {
-  const table = draftTableOf(ct);
+  const table = draftTableOf(ct.names.table);
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a.name === 'id' ? a : { ...a, unique: false }, ir, table));
