@@ -23,6 +23,7 @@ import type { Attribute, ContentType, Schema } from '../ir/types.js';
 import { attributeSummary, describeAttribute, type AttributeSummary, type LinkSummary, type ModelSummary } from '../changes/summary.js';
 import { constraintName } from './mysql-tables.js';
 import { argValue, listValue, parseAttributes, parsePrismaSchema, type PrismaAttribute, type PrismaModel, type PrismaSchema } from './prisma-schema.js';
+import { draftTableOf } from '../emit/prisma/schema.js';
 
 export type Rename =
   | { readonly kind: 'type'; readonly from: string; readonly to: string }
@@ -238,10 +239,10 @@ interface StorageRenames {
 
 export function planRenames(renames: readonly Rename[], ir: Schema, previous: ModelSummary, previousSchema: string, provider: Provider): RenamePlan {
   const map = new RenameMap(renames);
-  const storage = storageRenames(map, ir, previous);
   const parsed = parsePrismaSchema(previousSchema);
   const errors: string[] = [];
   const oldTables = new Set(parsed.models.map((m) => m.table));
+  const storage = storageRenames(map, ir, previous, oldTables);
   for (const [from, to] of storage.tables) {
     if (oldTables.has(to) && !storage.tables.has(to)) errors.push(`a rename moves table "${from}" to "${to}", which the previous build already has`);
     if (!oldTables.has(from)) errors.push(`a rename moves table "${from}", which the previous build's schema does not have`);
@@ -283,7 +284,7 @@ export function planRenames(renames: readonly Rename[], ir: Schema, previous: Mo
  * now names them as Strapi does: `h_1_title` where it had `h1_title`, a self-referencing link's
  * order columns).
  */
-function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary): StorageRenames {
+function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary, oldTables: ReadonlySet<string>): StorageRenames {
   const result: StorageRenames = { tables: new Map(), columns: new Map(), described: [] };
   const renameColumn = (table: string, from: string, to: string, why: string) => {
     if (from === to) return;
@@ -302,9 +303,15 @@ function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary): Sto
     if (!ct) continue;
     const typeRenamed = owner !== uid;
     renameTable(stored.table, ct.names.table, typeRenamed ? `${uid} → ${owner}` : `${owner}: the name the database keeps`);
+    // Its pending drafts (docs/strapi5.md "Drafts") have its own columns in a table named after its.
+    const drafts = ct.draftAndPublish && oldTables.has(draftTableOf(stored.table)) ? draftTableOf(stored.table) : undefined;
+    if (drafts) renameTable(drafts, draftTableOf(ct.names.table), `drafts of ${owner}`);
     for (const [name, column] of Object.entries(stored.columns)) {
       const now = attributeOf(ct, map.attribute(owner, name));
-      if (now && 'column' in now) renameColumn(stored.table, column, now.column, now.name !== name ? `${owner} ${name} → ${now.name}` : `${owner}.${name}, named as Strapi names it`);
+      if (!now || !('column' in now)) continue;
+      const why = now.name !== name ? `${owner} ${name} → ${now.name}` : `${owner}.${name}, named as Strapi names it`;
+      renameColumn(stored.table, column, now.column, why);
+      if (drafts && (now.kind === 'scalar' || now.kind === 'component' || now.kind === 'dynamiczone')) renameColumn(drafts, column, now.column, `${why}, in its drafts`);
     }
     for (const [name, link] of Object.entries(stored.links)) {
       const now = attributeOf(ct, map.attribute(owner, name));

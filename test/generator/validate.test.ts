@@ -76,6 +76,14 @@ describe('model validation', () => {
     expect(errors).toContain('post.json /info/pluralName: content type "api::post.post": pluralName "articles" is already used by "api::article.article"');
   });
 
+  it("reports a type whose table is another type's drafts table", async () => {
+    const errors = await errorsOf({
+      'article.json': { ...article({}), options: { draftAndPublish: true } },
+      'draft.json': { ...article({}, { singularName: 'draft', pluralName: 'drafts' }), collectionName: 'articles_drafts' },
+    });
+    expect(errors).toEqual(['draft.json /collectionName: content type "api::draft.draft": table "articles_drafts" is already used by the drafts of api::article.article']);
+  });
+
   it('reports an enumeration without values', async () => {
     expect(await errorsOf({ 'article.json': article({ status: { type: 'enumeration', enum: [] } }) })).toEqual([
       'article.json /attributes/status/enum: content type "api::article.article", attribute "status": an enumeration needs a non-empty "enum" list of values',

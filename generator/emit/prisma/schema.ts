@@ -38,8 +38,12 @@ interface LinkTable {
 /** `extraModels` (tables of plugins that are not content types, e.g. API tokens) come last. */
 export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[] = []): FileMap {
   const links = linkTables(ir);
+  // Draft models' names, distinct from every other model's (a type may be called `article-draft`).
+  const others = new Namespace([...ir.contentTypes.map((ct) => ct.names.model), ...links.map((l) => l.link.model), ...morphModels(ir).map((m) => m.name), ...extraModels.map((m) => m.name)]);
+  const drafts = new Map(ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => [ct.uid, others.claim(`${ct.names.model}Draft`)]));
   const models: PrismaModel[] = [
-    ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links)),
+    ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links, drafts.get(ct.uid))),
+    ...ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => draftModel(ct, ir, drafts.get(ct.uid)!)),
     ...links.map((l) => linkModel(l, ir.provider)),
     ...morphModels(ir),
     ...extraModels,
@@ -68,7 +72,7 @@ function linkTables(ir: Schema): LinkTable[] {
   return tables;
 }
 
-function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable[]): PrismaModel {
+function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable[], draftModelName?: string): PrismaModel {
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a, ir, ct.names.table));
@@ -87,6 +91,7 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   for (const a of ct.attributes) {
     if (a.kind === 'morph' && a.table) fields.push([names.claim(`${a.name}Morphs`), `${a.table.model}[]`, `@relation("${a.table.model}_owner")`]);
   }
+  if (draftModelName) fields.push([names.claim('draft'), `${draftModelName}?`, `@relation("${draftModelName}_live")`]);
   for (const l of links) {
     if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
     if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
@@ -105,6 +110,30 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   // The localizations of one entry share its documentId (Strapi 5's document): one per locale.
   if (ct.localized) blockAttributes.push(`@@unique([${documentIdPrismaField}, locale]${mapArgument(ct.names.table, [documentIdColumn, column('locale')], 'key', ir.provider)})`);
   return { comment: `${ct.displayName} (${ct.uid})`, name: ct.names.model, table: ct.names.table, fields, blockAttributes };
+}
+
+/** The draft table of a draft & publish type's table (the runtime's entity/drafts.ts `draftTableOf`). */
+export function draftTableOf(table: string): string {
+  return `${table}_drafts`;
+}
+
+/**
+ * `<table>_drafts`: a published entry's pending draft (Strapi 5's draft of a published
+ * document, docs/strapi5.md "Drafts"), one row per live row (`live_id`, deleted with it), the
+ * type's own columns without their unique constraints (a draft repeats its live row's values)
+ * and without links: a draft's relations and media are its live row's.
+ */
+function draftModel(ct: ContentType, ir: Schema, name: string): PrismaModel {
+  const table = draftTableOf(ct.names.table);
+  const fields: FieldRow[] = [];
+  for (const a of ct.attributes) {
+    if (a.kind === 'scalar') fields.push(scalarField(a.name === 'id' ? a : { ...a, unique: false }, ir, table));
+    if (a.kind === 'scalar' && a.name === 'id') fields.push(['liveId', 'Int', `@unique${mapArgument(table, ['live_id'], 'key', ir.provider, true)} @map("live_id")`]);
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
+  }
+  const names = new Namespace(fields.map(([name]) => name));
+  fields.push([names.claim('live'), ct.names.model, `@relation("${name}_live", fields: [liveId], references: [id], onDelete: Cascade${mapArgument(table, ['live_id'], 'fkey', ir.provider)})`]);
+  return { comment: `Pending drafts of published ${ct.names.model} entries`, name, table, fields, blockAttributes: [] };
 }
 
 /**

@@ -32,6 +32,9 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
     }
     const table = typeof ct.json.collectionName === 'string' ? ct.json.collectionName : typeof info.pluralName === 'string' ? info.pluralName.replace(/-/g, '_') : undefined;
     if (table) claimTable(table, ct.uid, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": table "${table}" is already used by ${owner(table)}`));
+    // Drafts of published entries (docs/strapi5.md "Drafts") live in `<table>_drafts`.
+    const drafts = table && isPlainObject(ct.json.options) && ct.json.options.draftAndPublish === true ? `${table}_drafts` : undefined;
+    if (drafts) claimTable(drafts, `drafts of ${ct.uid}`, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": the table of its drafts "${drafts}" is already used by ${owner(drafts)}`));
   }
   for (const component of models.components) {
     if (!isPlainObject(component.json) || typeof component.json.collectionName !== 'string') continue;
@@ -41,7 +44,7 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
 
   function owner(table: string): string {
     const uid = tableOwners.get(table.toLowerCase())!;
-    return uid === 'contentgen' ? 'contentgen itself (its own table)' : `"${uid}"`;
+    return uid === 'contentgen' ? 'contentgen itself (its own table)' : uid.startsWith('drafts of ') ? `the ${uid}` : `"${uid}"`;
   }
 
   function claimTable(table: string, uid: string, onClash: () => void): void {

@@ -14,6 +14,7 @@
  *
  * Each mutation checks the action its REST twin's route names (one permission table).
  */
+import { withDocumentView } from '../entity/drafts.js';
 import type { Database } from '../db/database.js';
 import { documentIdsOf } from '../entity/document-id.js';
 import type { EntityService } from '../entity/service.js';
@@ -115,7 +116,11 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
           const other = meta.localized && locale !== null ? await findDocument(db, meta, args.documentId, null) : null;
           return other === null || locale === null ? null : answer(context, args, await localize(args, context, other, locale));
         }
-        const updated = await service().update(id, await input(args, context, 'update'), query(locale), accessOf(context)).catch(nullIfNotFound);
+        // As the v5 REST PUT: `status: DRAFT` saves a published document's draft, anything else publishes it (entity/drafts.ts).
+        const body = await input(args, context, 'update');
+        const view = meta.draftAndPublish ? withDocumentView(query(locale), { status: draftOf(args) ? 'draft' : 'published' }) : query(locale);
+        const write = draftOf(args) ? service().saveDraft(id, body, view, accessOf(context)) : service().update(id, body, view, accessOf(context));
+        const updated = await write.catch(nullIfNotFound);
         return updated ? answer(context, args, updated) : null;
       }),
       [naming.deleteMutationName(meta)]: guarded('delete', async (args, context) => {

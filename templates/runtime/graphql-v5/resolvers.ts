@@ -28,6 +28,7 @@ import { readShape } from '../graphql/selection.js';
 import { verify } from '../graphql/wrap.js';
 import { findActionOf } from '../rest/routes.js';
 import { isPlainObject } from '../query/is-plain-object.js';
+import { withDocumentView, type DocumentView, type PublicationFilter } from '../entity/drafts.js';
 import { isStored } from './builtins.js';
 import { rowsOfDocuments } from '../entity/document-id.js';
 import { DocumentIdReader, documentIdFilterAsIds } from './document-id.js';
@@ -102,25 +103,14 @@ export async function v5Filters(filters: unknown, meta: ContentTypeMeta | Compon
 }
 
 /**
- * `publicationFilter` (and the legacy `hasPublishedVersion`) over contentgen's one row per entry:
- * a draft entry was never published; a published one has its published version and no pending
- * draft (drafts of published entries are #30 item 4), so `MODIFIED`/`PUBLISHED_WITH_DRAFT` match none.
+ * The document view a query reads (entity/drafts.ts): `status: DRAFT` the draft view, else the
+ * live rows; `publicationFilter` (and the legacy `hasPublishedVersion`) as the REST one.
  */
-function publicationFilters(meta: ContentTypeMeta, args: Json): Json | undefined {
-  if (!meta.draftAndPublish) return undefined;
+function withViewOf(meta: ContentTypeMeta, args: Json, query: Json): Json {
+  if (!meta.draftAndPublish) return query;
   const filter = args.publicationFilter ?? (args.hasPublishedVersion === true ? 'HAS_PUBLISHED_VERSION' : args.hasPublishedVersion === false ? 'NEVER_PUBLISHED' : undefined);
-  switch (filter) {
-    case undefined:
-      return undefined;
-    case 'NEVER_PUBLISHED':
-    case 'NEVER_PUBLISHED_DOCUMENT':
-      return { publishedAt: { $null: true } };
-    case 'MODIFIED':
-    case 'PUBLISHED_WITH_DRAFT':
-      return { id: { $null: true } };
-    default:
-      return { publishedAt: { $notNull: true } };
-  }
+  const view: DocumentView = { status: readsDrafts(meta, args) ? 'draft' : 'published', ...(filter ? { filter: String(filter).toLowerCase().replaceAll('_', '-') as PublicationFilter } : {}) };
+  return withDocumentView(query, view);
 }
 
 /** `locale: "*"` is every locale (the v4 side says `all`). */
@@ -227,7 +217,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       add('Query', naming.findOneQueryName(meta), async (_: unknown, args: Json, context: GraphqlContext) => {
         allowed(context, 'find');
         const draft = readsDrafts(meta, args);
-        const entry = await service().findSingle({ ...whole(), ...localeOf(args), ...(draft ? { publicationState: 'preview' } : {}) }, accessOf(context));
+        const entry = await service().findSingle(withViewOf(meta, args, { ...whole(), ...localeOf(args), ...(draft ? { publicationState: 'preview' } : {}) }), accessOf(context));
         if (!entry || (meta.draftAndPublish && !draft && entry.attributes.publishedAt == null)) return null;
         return (await nodesOf(context, meta, [entry], draft))[0];
       });
@@ -241,14 +231,13 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       if (!stored) return { nodes: [], window, total: 0 };
       const draft = readsDrafts(meta, args);
       const filters = toRestFilters(await v5Filters(args.filters, meta, registry, db), meta, registry);
-      const extra = publicationFilters(meta, args);
       const query = {
-        filters: extra ? (filters ? { $and: [filters, extra] } : extra) : filters,
+        filters,
         sort: toRestSort(args.sort),
         publicationState: draft ? 'preview' : 'live',
         ...localeOf(args),
       };
-      const result = await service().find({ ...query, ...whole(), pagination: { start: window.start, limit: window.limit, withCount } }, accessOf(context));
+      const result = await service().find(withViewOf(meta, args, { ...query, ...whole(), pagination: { start: window.start, limit: window.limit, withCount } }), accessOf(context));
       return { nodes: await nodesOf(context, meta, result.data, draft), window, total: withCount ? Number(result.meta.pagination.total ?? 0) : 0 };
     };
 
@@ -258,7 +247,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const draft = readsDrafts(meta, args);
       const ids = (await rowsOfDocuments(db, meta, [args.documentId])).map((row) => row.id);
       const result = await service().find(
-        { filters: { id: { $in: ids } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } },
+        withViewOf(meta, args, { filters: { id: { $in: ids } }, ...whole(), ...localeOf(args), publicationState: draft ? 'preview' : 'live', pagination: { start: 0, limit: 1, withCount: false } }),
         accessOf(context),
       );
       const [entry] = result.data;

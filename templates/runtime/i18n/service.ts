@@ -19,6 +19,7 @@ import { parseStoredJson } from '../entity/component-holders.js';
 import { recordEntryEvents } from '../webhooks/index.js';
 import { SqlBuilder } from '../query/sql.js';
 import { documentIdsOf } from '../entity/document-id.js';
+import { documentViewOf, draftIdOf } from '../entity/drafts.js';
 import type { Entry } from '../rest/transform.js';
 
 type Query = Record<string, unknown>;
@@ -82,9 +83,12 @@ export class LocalizedEntityService extends EntityService {
     const input = withoutI18n(data);
     return this.committed(this.db.transaction(async (tx) => {
       const service = this.bound(tx) as LocalizedEntityService;
+      // A v5 publish applies the entry's pending draft (entity/drafts.ts): its shared attributes are written too.
+      const entryId = parseId(id);
+      const publishesDraft = entryId !== null && documentViewOf(query)?.status === 'published' && (await draftIdOf(tx, this.meta, entryId)) !== null;
       const entry = await EntityService.prototype.update.call(service, id, { data: input }, query, access);
       const siblings = await service.siblingsOf(tx, entry.id);
-      await service.copyShared(tx, entry.id, siblings, Object.keys(input));
+      await service.copyShared(tx, entry.id, siblings, publishesDraft ? [...new Set([...Object.keys(input), ...(this.meta.sharedAttributes ?? [])])] : Object.keys(input));
       // The answer was read before the copy: read again when it may show the siblings.
       return siblings.length > 0 && query['populate'] !== undefined ? (await service.readOne(entry.id, query, access, tx))! : entry;
     }));

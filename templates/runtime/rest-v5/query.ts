@@ -8,20 +8,21 @@
  *   documents' creation order, not Strapi's alphabetical one); in fields it is always answered;
  * - `status=draft` (any value but `published`, as `@strapi/core` reads it) reads drafts:
  *   v4's `publicationState=preview`; `publicationState` itself is ignored, as Strapi 5 does;
- * - `publicationFilter` (and the legacy `hasPublishedVersion`) becomes a filter on `publishedAt`.
- *   Until drafts of published documents exist (#30 item 4) a document is either a draft or
- *   published, so the filters that need both versions match nothing.
+ * - `status` and `publicationFilter` (and the legacy `hasPublishedVersion`) mark the query with
+ *   the document view the planner reads (entity/drafts.ts): `status=draft` reads every
+ *   document's draft (its pending edits, else its live row, `publishedAt` null).
  */
 import { ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import type { Database } from '../db/database.js';
+import { withDocumentView, type PublicationFilter } from '../entity/drafts.js';
 import { documentIdFilter } from './identity.js';
 import { QueryValidator } from './validate.js';
 
 type Query = Record<string, unknown>;
 type Fields = Readonly<Record<string, FieldMeta>>;
 
-export const publicationFilters = [
+export const publicationFilters: readonly PublicationFilter[] = [
   'never-published',
   'has-published-version',
   'modified',
@@ -30,7 +31,7 @@ export const publicationFilters = [
   'has-published-version-document',
   'published-without-draft',
   'published-with-draft',
-] as const;
+];
 
 export type Status = 'draft' | 'published';
 
@@ -53,11 +54,8 @@ export class QueryTranslator {
     if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';
     if (meta.localized) this.locale(query, out);
     const filter = publicationFilterOf(publicationFilter, hasPublishedVersion);
-    if (filter !== undefined && meta.draftAndPublish) {
-      const condition = publicationCondition(filter, statusOf(query));
-      out.filters = out.filters === undefined ? condition : { $and: [out.filters, condition] };
-    }
-    return out;
+    // The document view the planner reads (entity/drafts.ts): the draft view or the live rows.
+    return meta.draftAndPublish ? withDocumentView(out, { status: statusOf(query), ...(filter === undefined ? {} : { filter }) }) : out;
   }
 
   /**
@@ -150,7 +148,7 @@ export class QueryTranslator {
   }
 }
 
-function publicationFilterOf(raw: unknown, hasPublishedVersion: unknown): (typeof publicationFilters)[number] | undefined {
+function publicationFilterOf(raw: unknown, hasPublishedVersion: unknown): PublicationFilter | undefined {
   if (raw === undefined) {
     if (hasPublishedVersion === 'true' || hasPublishedVersion === true) return 'has-published-version';
     if (hasPublishedVersion === 'false' || hasPublishedVersion === false) return 'never-published';
@@ -159,29 +157,7 @@ function publicationFilterOf(raw: unknown, hasPublishedVersion: unknown): (typeo
   if (!(publicationFilters as readonly unknown[]).includes(raw)) {
     throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${publicationFilters.join(', ')}.`, { source: 'query', param: 'publicationFilter' });
   }
-  return raw as (typeof publicationFilters)[number];
-}
-
-/** What each filter keeps when every document is either a draft or published (no pending edits). */
-function publicationCondition(filter: (typeof publicationFilters)[number], status: Status): Record<string, unknown> {
-  const none = { id: { $eq: 0 } };
-  const draftOnly = { publishedAt: { $null: true } };
-  const published = { publishedAt: { $notNull: true } };
-  switch (filter) {
-    case 'never-published':
-    case 'never-published-document':
-      return status === 'draft' ? draftOnly : none;
-    case 'has-published-version':
-    case 'has-published-version-document':
-    case 'unmodified':
-      return published;
-    case 'published-without-draft':
-      return none;
-    case 'published-with-draft':
-      return status === 'published' ? published : none;
-    case 'modified':
-      return none;
-  }
+  return raw as PublicationFilter;
 }
 
 function isBag(value: unknown): value is Record<string, unknown> {

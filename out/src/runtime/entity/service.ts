@@ -28,6 +28,7 @@ import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 import { removeRestrictedRelations } from './restricted-relations.js';
 import { newDocumentId } from './document-id.js';
+import { applyDraft, discardDraft, documentViewOf, draftMetaOf, ensureDraft, withDocumentView } from './drafts.js';
 
 /**
  * How a create sets `publishedAt` when the body has none: Strapi's core service (REST)
@@ -196,6 +197,9 @@ export class EntityService {
     return this.committed(this.db.transaction(async (tx) => {
       // Strapi answers 404 for a missing entry before it validates the body.
       if (entryId !== null) await lockEntry(tx, this.meta, entryId);
+      // A v5 write that publishes (Strapi 5 writes the draft, then publishes it): the pending
+      // draft's values become the live row's first (same id), the input is written over them.
+      if (entryId !== null && this.meta.draftAndPublish && documentViewOf(query)?.status === 'published') await applyDraft(tx, this.meta, entryId);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
       return withLifecycle(this.options.lifecycles, this.model, 'update', { where: { id: entryId }, data: input, query }, async (params) => {
@@ -212,6 +216,41 @@ export class EntityService {
         return answer;
       });
     }));
+  }
+
+  /**
+   * Strapi 5's draft save (`PUT …?status=draft`): on a published entry the input goes to its
+   * draft (entity/drafts.ts; made from the live row when it has none), the live row and what
+   * v4 reads stay as they were; the answer is the draft view. An entry never published is its
+   * own draft: updated as `update` does. A draft keeps the live row's relations and media: an
+   * input naming them is refused (drafts have no links of their own yet). Lifecycle hooks and
+   * webhooks are not run: nothing a v4 reader sees changed.
+   */
+  async saveDraft(id: number, body: unknown, query: Query, access?: Access): Promise<Entry> {
+    const input = this.sanitizeRelations(assertDataPayload(body), access);
+    this.parsePopulate(query, access);
+    const drafted = await this.committed(this.db.transaction(async (tx) => {
+      await lockEntry(tx, this.meta, id);
+      const live = await this.storedForUpdate(tx, id, {});
+      if (!live) throw new NotFoundError();
+      if (live.publishedAt === null || live.publishedAt === undefined) return undefined;
+      const draftId = await ensureDraft(tx, this.meta, id);
+      const stored = (await this.storedForUpdate(tx, draftId, input, draftMetaOf(this.meta)))!;
+      const write = await this.prepareWrite(tx, input, 'update', new Date(), stored, true);
+      if (write.links.length > 0 || write.morphs.length > 0) {
+        const names = [...write.links.map(([field]) => field.name), ...write.morphs.map(([field]) => field.name)];
+        throw new ValidationError(`The relations and media of a published document cannot be saved as a draft (${names.join(', ')}): write them with the document published`);
+      }
+      const { publishedAt: _publishedAt, ...data } = write.data;
+      await updateEntryRow(tx, draftMetaOf(this.meta), draftId, { ...data, updatedAt: new Date() });
+      return (await this.readOne(id, withDocumentView(query, { status: 'draft' }), access, tx))!;
+    }));
+    return drafted ?? this.update(id, body, query, access);
+  }
+
+  /** Drops the entry's pending draft (Strapi 5's document service `discardDraft`); the live row stays. */
+  async discardDraft(id: number): Promise<void> {
+    if (this.meta.draftAndPublish) await discardDraft(this.db, this.meta, id);
   }
 
   /** Deletes the entry, its links (the entries it pointed to stay) and its components. */
@@ -372,7 +411,7 @@ export class EntityService {
   }
 
   /** What update needs of the stored entry: that it exists, whether it is a draft, and the component values it replaces. */
-  private async storedForUpdate(db: Database, id: number, input: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+  private async storedForUpdate(db: Database, id: number, input: Record<string, unknown>, meta: ContentTypeMeta = this.meta): Promise<Record<string, unknown> | null> {
     const sql = new SqlBuilder(db.dialect);
     const columns = [`${sql.ident('id')} AS ${sql.ident('id')}`];
     const nested: string[] = [];
@@ -382,7 +421,7 @@ export class EntityService {
       columns.push(`${sql.ident((field as { column: string }).column)} AS ${sql.ident(field.name)}`);
       if (field.kind !== 'scalar') nested.push(field.name);
     }
-    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(this.meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)}`);
+    const compiled = sql.finish(`SELECT ${columns.join(', ')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} = ${sql.param(id)}`);
     const [row] = await db.query(compiled.sql, compiled.params);
     if (!row) return null;
     // JSON columns come back as text on SQLite and MySQL/MariaDB, parsed on PostgreSQL: the component writer takes values.

@@ -33,10 +33,12 @@ export interface ContentService<Entry = unknown, Input = Record<string, unknown>
   /** Single types: creates or updates the entry. */
   upsertSingle(body: { data: Input } | unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry>;
   deleteSingle(query: Query, access?: Access): Promise<Entry>;
+  /** Drops the pending draft of a published entry (Strapi 5's `discardDraft`, docs/strapi5.md "Drafts"); the live entry stays. */
+  discardDraft(id: number): Promise<void>;
 }
 
 /** The service methods a `services` override may replace. */
-export const serviceMethods = ['find', 'findOne', 'create', 'update', 'delete', 'findSingle', 'upsertSingle', 'deleteSingle'] as const;
+export const serviceMethods = ['find', 'findOne', 'create', 'update', 'delete', 'findSingle', 'upsertSingle', 'deleteSingle', 'discardDraft'] as const;
 
 /**
  * A controller action: reads the request from Koa's `ctx`, answers by returning the body

@@ -18,6 +18,7 @@ import { type Pagination, type PaginationConfig, resolvePagination } from './pag
 import { compileSearch } from './search.js';
 import { compileOrderBy, parseSort } from './sort.js';
 import { type CompiledSql, SqlBuilder } from './sql.js';
+import { documentViewOf, draftViewFrom, publicationFilterCondition, type DocumentView } from '../entity/drafts.js';
 
 export interface ReadOptions extends PaginationConfig {
   readonly dialect: Dialect;
@@ -141,13 +142,15 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
   const sorts = parseSort(meta, query['sort'], options.registry);
   const pagination = resolvePagination(query['pagination'], options);
   const publicationState = parsePublicationState(query['publicationState']);
+  const view = viewOf(meta, query);
 
+  const from = `FROM ${tableOf(meta, view, sql)}`;
   const condition = and([
     compileFilters(meta, query['filters'], sql, undefined, options.registry, options.canFind),
-    compilePublicationState(meta, publicationState, sql),
+    view?.status === 'draft' ? undefined : compilePublicationState(meta, publicationState, sql),
+    view ? publicationFilterCondition(meta, view, sql) : undefined,
     compileSearchParam(meta, query['_q'], sql),
   ]);
-  const from = `FROM ${sql.ident(meta.table)}`;
   const where = condition === undefined ? undefined : `WHERE ${condition}`;
 
   // Both statements share the WHERE clause and so the same parameters.
@@ -175,6 +178,20 @@ export function buildFindOneQuery(
   compileFilters(meta, query['filters'], new SqlBuilder(options.dialect), undefined, options.registry, options.canFind);
   const key = idField(meta);
   const condition = `${sql.column(key.column)} = ${sql.value(key, id)}`;
-  const select = sql.finish(`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)} FROM ${sql.ident(meta.table)} WHERE ${condition}`);
+  const from = tableOf(meta, viewOf(meta, query), sql);
+  const select = sql.finish(`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)} FROM ${from} WHERE ${condition}`);
   return { select, fields };
+}
+
+/**
+ * The Strapi 5 document view a query reads (entity/drafts.ts), on a draft & publish type; v4
+ * queries have none, so they read the type's table: the live rows, never a draft of one.
+ */
+function viewOf(meta: ContentTypeMeta, query: object): DocumentView | undefined {
+  return meta.draftAndPublish ? documentViewOf(query) : undefined;
+}
+
+/** What a read selects from: the table, or the draft view's rows under the table's name. */
+function tableOf(meta: ContentTypeMeta, view: DocumentView | undefined, sql: SqlBuilder): string {
+  return view?.status === 'draft' ? draftViewFrom(meta, sql) : sql.ident(meta.table);
 }
