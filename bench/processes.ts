@@ -127,6 +127,16 @@ export function rssMb(pid: number): number | null {
   }
 }
 
+/** The largest resident set size a process has had (the kernel's VmHWM), in MB, or null once it is gone. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Samples a process's RSS every `intervalMs` until stopped; `max()` since the last reset. */
 export function rssSampler(pid: number, intervalMs = 100) {
   let windowMax = 0;

@@ -13,12 +13,12 @@
  * Per kind: requests/s, p50/p99 latency, the server's CPU time per request (/proc, as bench/measure.ts),
  * the database server's CPU share and the statements one write runs (the `Server-Timing` header's
  * count: every statement sent to the database, Prisma's included, db/count-statements.ts), and any
- * answer that is not 200. `--profile` then CPU-profiles the server while it creates entries one at a
+ * answer that is not 200; and the peak RSS (VmHWM) of the server that took all of them. `--profile` then CPU-profiles the server while it creates entries one at a
  * time (bench/profile.ts's summary). `--against <dir>` (SQLite) also measures another build, a
  * folder kept by an earlier `--keep` run (its `out/`), alternately with this one: rounds of
  * creates, updates and deletes sent one at a time to each server in turn, each server's CPU per
  * request taken per round, so both see the same load (a shared machine's load moves a lot
- * between runs). Writes bench/results-writes[-<db>].json.
+ * between runs), and each server's peak RSS. Writes bench/results-writes[-<db>].json.
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestDatabase, probe, providerLabel, providers, type TestDatabase, type TestProvider } from '../test/helpers/databases.js';
 import { authHeaders, buildGenerated, createToken, startGenerated, type GeneratedServer } from './generated.js';
 import { send } from './measure.js';
-import { cpuShares, killAllNow, pidsNamed, stopAll, type ServerProcess } from './processes.js';
+import { cpuShares, killAllNow, peakRssMb, pidsNamed, stopAll, type ServerProcess } from './processes.js';
 import { summarise, type ProfileSummary } from './profile.js';
 import { restApi, seed } from './seed.js';
 
@@ -253,6 +253,8 @@ export interface AlternateMeasurement {
   readonly deleteCpuMs: number;
   /** Per round, create CPU ms per request: the spread shows the noise. */
   readonly createRounds: readonly number[];
+  /** The server's peak RSS over the whole comparison (VmHWM), MB. */
+  readonly peakRssMb: number | null;
   readonly otherCpuPercent: number;
 }
 
@@ -271,6 +273,7 @@ async function compareAlternately(current: GeneratedServer, againstDir: string, 
     { build: 'against' as const, server: against, proc: await startGenerated(against, { name: 'generated server (against)' }) },
   ];
   const cpu = builds.map(() => ({ create: [] as number[], update: [] as number[], delete: [] as number[], other: [] as number[] }));
+  const peaks: (number | null)[] = builds.map(() => null);
   try {
     const timed = async (i: number, requests: readonly WriteRequest[]): Promise<{ ms: number; ids: number[] }> => {
       const { proc, server } = builds[i]!;
@@ -299,6 +302,7 @@ async function compareAlternately(current: GeneratedServer, againstDir: string, 
       }
       if (round > 0) log(`round ${round}: create CPU ms/req this ${cpu[0]!.create.at(-1)}, against ${cpu[1]!.create.at(-1)}`);
     }
+    builds.forEach(({ proc }, i) => (peaks[i] = peakRssMb(proc.pid)));
   } finally {
     for (const { proc } of builds) await proc.stop();
   }
@@ -310,6 +314,7 @@ async function compareAlternately(current: GeneratedServer, againstDir: string, 
     updateCpuMs: median(cpu[i]!.update),
     deleteCpuMs: median(cpu[i]!.delete),
     createRounds: cpu[i]!.create,
+    peakRssMb: peaks[i] === null ? null : round(peaks[i]!, 0),
     otherCpuPercent: median(cpu[i]!.other),
   }));
 }
@@ -385,6 +390,7 @@ async function main(): Promise<void> {
 
   const proc = await startGenerated(server, { serverTiming: true });
   const results: WriteMeasurement[] = [];
+  let serverPeakRssMb: number | null = null;
   try {
     // Warm-up (not recorded): the JIT, prepared statements, and the pool at the concurrency measured
     // (after a one-client warm-up the pool holds one connection, so the first concurrent writes
@@ -395,11 +401,13 @@ async function main(): Promise<void> {
     results.push(...(await measureAll(proc, headers, ids, settings.requests, 1, databaseCommandNames[settings.db])));
     log(`${settings.requests} writes of each kind, ${settings.clients} clients`);
     results.push(...(await measureAll(proc, headers, ids, settings.requests, settings.clients, databaseCommandNames[settings.db])));
+    serverPeakRssMb = peakRssMb(proc.pid);
+    if (serverPeakRssMb !== null) log(`peak RSS of the server that took these writes: ${round(serverPeakRssMb, 0)} MB`);
   } finally {
     await proc.stop();
   }
   const alternate = settings.against ? await compareAlternately(server, settings.against, ids, settings.rounds, 50) : undefined;
-  if (alternate) for (const m of alternate) log(`${m.build.padEnd(7)} (${m.dir}): CPU ms/req create ${m.createCpuMs}, update ${m.updateCpuMs}, delete ${m.deleteCpuMs}; other CPU ${m.otherCpuPercent}%`);
+  if (alternate) for (const m of alternate) log(`${m.build.padEnd(7)} (${m.dir}): CPU ms/req create ${m.createCpuMs}, update ${m.updateCpuMs}, delete ${m.deleteCpuMs}; peak RSS ${m.peakRssMb} MB; other CPU ${m.otherCpuPercent}%`);
   const profile = settings.profile ? await profileCreates(server, headers, ids, settings.requests * 3) : undefined;
   if (profile) {
     log(`profile of creates (${profile.busySeconds} s busy):`);
@@ -419,6 +427,7 @@ async function main(): Promise<void> {
     settings: { requestsPerKind: settings.requests, clients: settings.clients },
     target: { createCpuMsOnSqlite: 1.5 },
     results,
+    peakRssMb: serverPeakRssMb === null ? null : round(serverPeakRssMb, 0),
     ...(alternate ? { alternate: { rounds: settings.rounds, writesPerRound: 50, builds: alternate } } : {}),
     ...(profile ? { profile } : {}),
   };

@@ -87,7 +87,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     onPoolError: (error) => (isDatabaseUnavailable(error) ? outage.report(error) : console.error(`database: a pooled connection failed: ${error.message}`)),
   });
   const prisma = options.createPrisma(connection.adapterFactory);
-  // Reads skip Prisma's raw-query pipeline (db/reader.ts); writes stay on Prisma.
+  // Reads skip Prisma's raw-query pipeline (db/reader.ts), write transactions its transactions (db/transaction-statements.ts).
   const reader = await connection.openReader();
   const databaseOptions = {
     ...(reader ? { reader } : {}),
@@ -177,6 +177,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       outage.stop();
       await webhooks.stop();
       await prisma.$disconnect();
+      await connection.close?.();
       await reader?.close();
       await redis?.close();
       console.log('contentgen server stopped');

@@ -90,13 +90,19 @@ export class ApiTokens {
     return known;
   }
 
-  /** Sets lastUsedAt unless it was set less than an hour ago (one conditional UPDATE). */
+  /**
+   * Sets lastUsedAt unless it was set less than an hour ago (one conditional UPDATE, in SQL:
+   * the first request of a token must not load Prisma's query compiler).
+   */
   async touch(token: ApiToken, now: Date = new Date()): Promise<void> {
     if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < hourMs) return;
-    await this.db.prisma[delegate].updateMany({
-      where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - hourMs) } }] },
-      data: { lastUsedAt: now },
-    });
+    const sql = new SqlBuilder(this.db.dialect);
+    const lastUsedAt = sql.ident('last_used_at');
+    const compiled = sql.finish(
+      `UPDATE ${sql.ident(tokenTable)} SET ${lastUsedAt} = ${sql.param(now)} WHERE ${sql.ident('id')} = ${sql.param(token.id)} ` +
+        `AND (${lastUsedAt} IS NULL OR ${lastUsedAt} <= ${sql.param(new Date(now.getTime() - hourMs))})`,
+    );
+    await this.db.execute(compiled.sql, compiled.params);
   }
 
   /** Creates a token; the access key is returned here and never again. */

@@ -1,11 +1,14 @@
 /**
- * The server's connection to its database: the driver adapter Prisma runs on, and the read
- * executor (db/reader.ts) that serves reads outside write transactions. On PostgreSQL and
- * MySQL/MariaDB both use one pool; on SQLite the reader is a second, read-only connection
- * to the file (an in-memory database has only Prisma's).
+ * The server's connection to its database: the driver adapter Prisma runs on, the read
+ * executor (db/reader.ts) that serves reads outside write transactions, and the write
+ * transactions opened without Prisma (db/transaction-statements.ts). On PostgreSQL and
+ * MySQL/MariaDB all use one pool; on SQLite the reader is a second, read-only connection
+ * to the file (an in-memory database has only the writer's), and the writer's connection
+ * is the adapter's, opened by the first write whether Prisma's or not: Prisma connects
+ * (and loads its query compiler, ~50 MB) only when something sends it a query.
  */
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { countingAdapterFactory } from './count-statements.js';
+import { countingAdapterFactory, wrap } from './count-statements.js';
 import { connectMariaDb } from './mariadb-reader.js';
 import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
@@ -22,8 +25,10 @@ export interface DatabaseConnection {
   openReader(): Promise<Reader | undefined>;
   /** A write transaction's raw statements on its own connection directly (db/transaction-statements.ts). */
   readonly transactionStatements: TransactionConnector;
-  /** Write transactions without Prisma's (SQLite). */
+  /** Write transactions without Prisma's. */
   readonly openTransaction?: DirectTransactionOpener;
+  /** Closes what Prisma's disconnect does not (SQLite: the writer's connection when Prisma never connected). Call after it. */
+  close?(): Promise<void>;
 }
 
 export interface ConnectOptions {
@@ -37,11 +42,38 @@ export interface ConnectOptions {
 
 export async function connectDatabase(url: string, options: ConnectOptions = {}): Promise<DatabaseConnection> {
   const connection = await connectDriver(url, options);
-  // The adapter Prisma connected last (it connects on its first query, and again after a disconnect).
-  let adapter: SqlDriverAdapter | undefined;
-  const adapterFactory = countingAdapterFactory(recordingTransactions(connection.adapterFactory, (connected) => (adapter = connected)));
-  if (providerFromUrl(url) !== 'sqlite') return { ...connection, adapterFactory };
-  return { ...connection, adapterFactory, openTransaction: async () => (adapter ? openSqliteTransaction(adapter) : undefined) };
+  if (providerFromUrl(url) !== 'sqlite') return { ...connection, adapterFactory: countingAdapterFactory(recordingTransactions(connection.adapterFactory)) };
+  const writer = sharedAdapter(connection.adapterFactory);
+  return {
+    ...connection,
+    adapterFactory: countingAdapterFactory(recordingTransactions(writer.factory)),
+    openTransaction: async () => openSqliteTransaction(await writer.connect()),
+    close: () => writer.close(),
+  };
+}
+
+/**
+ * The factory, connecting one adapter for all who ask (Prisma and the direct transactions) until
+ * it is disposed: SQLite has one writer, whose lock orders Prisma's transactions and the direct
+ * ones (db/sqlite-reader.ts `openSqliteTransaction`).
+ */
+function sharedAdapter<F extends SqlDriverAdapterFactory>(factory: F): { factory: F; connect(): Promise<SqlDriverAdapter>; close(): Promise<void> } {
+  let connecting: Promise<SqlDriverAdapter> | undefined;
+  const connect = () =>
+    (connecting ??= factory.connect().then(
+      (adapter) => wrap(adapter, { dispose: (dispose: SqlDriverAdapter['dispose']) => () => ((connecting = undefined), dispose.call(adapter)) }),
+      (error: unknown) => {
+        connecting = undefined;
+        throw error;
+      },
+    ));
+  return {
+    factory: wrap(factory, { connect: () => connect }),
+    connect,
+    close: async () => {
+      if (connecting) await (await connecting).dispose();
+    },
+  };
 }
 
 async function connectDriver(url: string, options: ConnectOptions): Promise<DatabaseConnection> {
@@ -56,12 +88,12 @@ async function connectDriver(url: string, options: ConnectOptions): Promise<Data
       };
     }
     case 'postgresql': {
-      const { adapterFactory, reader, transactionStatements } = await connectPostgres(url, onPoolError);
-      return { adapterFactory, transactionStatements, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements, openTransaction } = await connectPostgres(url, onPoolError);
+      return { adapterFactory, transactionStatements, openTransaction, openReader: async () => reader };
     }
     case 'mysql': {
-      const { adapterFactory, reader, transactionStatements } = await connectMariaDb(url, onPoolError);
-      return { adapterFactory, transactionStatements, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements, openTransaction } = await connectMariaDb(url, onPoolError);
+      return { adapterFactory, transactionStatements, openTransaction, openReader: async () => reader };
     }
   }
 }

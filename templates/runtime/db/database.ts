@@ -1,12 +1,13 @@
 /**
- * The seam between request handling and the database: reads are SQL compiled by
- * query/, writes go through the Prisma client's typed delegates. A faster executor can
- * replace `query` without touching handlers.
+ * The seam between request handling and the database: reads are SQL compiled by query/,
+ * run by a read executor (db/reader.ts); writes are SQL too, in transactions opened on the
+ * driver's connection (db/transaction-statements.ts). The Prisma client stays `db.prisma`
+ * for the few writers that still use its typed delegates, and for project code.
  */
 import type { Dialect } from '../meta.js';
 import { measureQuery } from '../http/server-timing.js';
 import type { Reader } from './reader.js';
-import { inTransactionScope, transactionConnection, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
+import { inTransactionScope, jsonParameters, transactionConnection, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { DatabaseUnreachableError } from './unavailable.js';
 
 /** The part of a generated PrismaClient the runtime uses (the client itself is per-schema). */
@@ -27,7 +28,16 @@ export interface Database {
   /** An INSERT of one row into a table keyed by an auto-increment `id`; resolves to the row's id. */
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Runs `fn` in one database transaction: a failure rolls every write back. */
-  transaction<R>(fn: (db: Database) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (db: Database) => Promise<R>, options?: TransactionOptions): Promise<R>;
+}
+
+export interface TransactionOptions {
+  /**
+   * `fn` uses `db.prisma` (typed delegates): on PostgreSQL and MySQL/MariaDB the transaction is
+   * then Prisma's, so that they run in it (which loads Prisma's query compiler, ~50 MB). Without
+   * it, `db.prisma` inside a transaction there throws. (A nested call joins the outer one.)
+   */
+  readonly prisma?: boolean;
 }
 
 export interface DatabaseOptions {
@@ -44,7 +54,7 @@ export interface DatabaseOptions {
   readonly transactionStatements?: TransactionConnector;
   /**
    * Opens write transactions on the driver's connection, without Prisma's transaction
-   * machinery (SQLite); their statements then all go through `transactionStatements`.
+   * machinery; their statements then all go through `transactionStatements`.
    */
   readonly openTransaction?: DirectTransactionOpener;
 }
@@ -69,7 +79,14 @@ export function createDatabase(prisma: PrismaLike, dialect: Dialect, options: Da
  * connection of the transaction `inTransaction` says this is in (noted by the adapter for
  * Prisma's transactions, db/transaction-statements.ts; the direct transaction's own).
  */
-function bind(client: any, dialect: Dialect, inTransaction: boolean, options: DatabaseOptions, connection: unknown = inTransaction ? transactionConnection() : undefined): Database {
+function bind(
+  client: any,
+  dialect: Dialect,
+  inTransaction: boolean,
+  options: DatabaseOptions,
+  connection: unknown = inTransaction ? transactionConnection() : undefined,
+  withoutPrisma = false,
+): Database {
   const { reader, log, unreachable } = options;
   const run = <T>(via: StatementLog['via'], sql: string, params: readonly unknown[], statement: () => Promise<T> | T): Promise<T> => {
     if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
@@ -88,18 +105,28 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
   };
   // Inside a transaction every statement must see its uncommitted writes: the transaction's connection.
   const direct = connection === undefined ? undefined : options.transactionStatements?.(connection);
-  const prismaQuery = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
-  const prismaExecute = (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
+  // `withoutPrisma`: a direct transaction on a pool's connection, which Prisma cannot send statements on.
+  const prismaQuery = withoutPrisma
+    ? (sql: string, params: readonly unknown[]) => run('direct', sql, params, () => direct!.query(sql, jsonParameters(params)))
+    : (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$queryRawUnsafe(sql, ...params));
+  const prismaExecute = withoutPrisma
+    ? (sql: string, params: readonly unknown[]) => run('direct', sql, params, () => direct!.execute(sql, jsonParameters(params)))
+    : (sql: string, params: readonly unknown[]) => run('prisma', sql, params, () => client.$executeRawUnsafe(sql, ...params));
   const read = reader && !inTransaction
     ? (sql: string, params: readonly unknown[]) => run('reader', sql, params, () => reader.query(sql, params))
     : direct
       ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.query(sql, params)) : prismaQuery(sql, params))
       : prismaQuery;
+  // Outside a transaction a write is a transaction of its own (what autocommit makes of it), opened without Prisma where it can be.
+  const alone = !inTransaction && options.openTransaction;
   const execute = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
-    : prismaExecute;
+    : alone
+      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.execute(sql, params))
+      : prismaExecute;
   // Through Prisma: RETURNING where the database has it; MySQL's LAST_INSERT_ID() is the connection's, a transaction's own.
   const prismaInsert = async (sql: string, params: readonly unknown[]): Promise<number> => {
+    if (withoutPrisma) return run('direct', sql, params, () => direct!.insert(sql, jsonParameters(params)));
     if (dialect !== 'mysql') return Number((await prismaQuery(`${sql} RETURNING "id"`, params) as Record<string, unknown>[])[0]!['id']);
     if (!inTransaction) throw new Error('An INSERT through Prisma on MySQL/MariaDB needs a transaction to read its id.');
     await prismaExecute(sql, params);
@@ -107,44 +134,57 @@ function bind(client: any, dialect: Dialect, inTransaction: boolean, options: Da
   };
   const insert = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.insert(sql, params)) : prismaInsert(sql, params))
-    : prismaInsert;
-  return {
+    : alone
+      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.insert(sql, params))
+      : prismaInsert;
+  const database: Database = {
     dialect,
     prisma: client,
     query: read as Database['query'],
     execute,
     insert,
-    transaction: (fn) =>
+    transaction: (fn, transaction) =>
       inTransaction
-        ? fn(bind(client, dialect, true, options, connection))
+        ? fn(bind(client, dialect, true, options, connection, withoutPrisma))
         : unreachable?.()
           ? Promise.reject(new DatabaseUnreachableError())
           : withConflictRetries(async () => {
-              const opened = options.openTransaction ? await options.openTransaction() : undefined;
-              if (opened) return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on), fn);
+              const opened = options.openTransaction ? await options.openTransaction(transaction?.prisma === true) : undefined;
+              if (opened) return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on, !opened.sharesPrismaConnection), fn);
               return inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions));
             }),
   };
+  if (withoutPrisma) {
+    Object.defineProperty(database, 'prisma', {
+      get() {
+        throw new Error('This transaction runs on a pooled connection Prisma does not use: open it with db.transaction(fn, { prisma: true }) to use db.prisma inside.');
+      },
+    });
+  }
+  return database;
 }
 
 /**
  * `fn` in a transaction opened on the driver's connection (db/transaction-statements.ts
  * DirectTransaction): COMMIT when it resolves, ROLLBACK when it or the COMMIT fails, as
- * Prisma's `$transaction` does. The Prisma client stays `db.prisma` in it: on SQLite its
- * queries outside transactions run on the same connection, so inside this one.
+ * Prisma's `$transaction` does. On SQLite the Prisma client stays `db.prisma` in it: its
+ * queries outside transactions run on the same connection, so inside this one. On a pool's
+ * connection (PostgreSQL, MySQL/MariaDB) they would not: `db.prisma` throws there.
  */
 async function runDirectTransaction<R>(opened: DirectTransaction, bound: (connection: unknown) => Database, fn: (db: Database) => Promise<R>): Promise<R> {
   const tx = bound(opened.connection);
+  let broken = false;
   try {
     const result = await fn(tx);
     await tx.execute('COMMIT', []);
     return result;
   } catch (error) {
     // The database may have ended the transaction itself (some SQLite errors do): nothing to roll back then.
-    await tx.execute('ROLLBACK', []).catch(() => undefined);
+    // A ROLLBACK that fails on PostgreSQL/MariaDB (the connection died) leaves a connection not to reuse.
+    await tx.execute('ROLLBACK', []).catch(() => (broken = true));
     throw error;
   } finally {
-    await opened.release();
+    await opened.release(broken);
   }
 }
 

@@ -9,6 +9,7 @@
  *
  * Opening it switches the database to write-ahead logging (see `useWriteAheadLog`).
  */
+import { toSqliteDateTime } from '../temporal.js';
 import { importDriver, type SqliteConnection, type SqliteStatement } from './drivers.js';
 import type { Reader, Row } from './reader.js';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
@@ -85,8 +86,9 @@ export function preparedStatements(db: SqliteConnection): PreparedStatements {
 const transactionConnections = new WeakMap<object, PreparedStatements>();
 
 /**
- * A write transaction's statements on Prisma's connection (db/transaction-statements.ts),
- * prepared once per SQL text. Booleans and dates go through Prisma, which converts them.
+ * A write transaction's statements on the writer's connection (db/transaction-statements.ts),
+ * prepared once per SQL text. Booleans and dates are stored as Prisma's adapter stores a raw
+ * query's (`sqliteParameters`); objects and arrays still go through Prisma.
  */
 export const sqliteTransactionStatements: TransactionConnector = (connection) => {
   const client = connection as SqliteConnection | undefined;
@@ -95,12 +97,18 @@ export const sqliteTransactionStatements: TransactionConnector = (connection) =>
   if (!statements) transactionConnections.set(client, (statements = preparedStatements(client)));
   const prepared = statements;
   return {
-    accepts: (params) => plainParameters(params, true),
-    query: (sql, params) => prepared.all(sql, params),
-    execute: (sql, params) => prepared.run(sql, params),
-    insert: (sql, params) => prepared.insert(sql, params),
+    accepts: (params) => plainParameters(params),
+    query: (sql, params) => prepared.all(sql, sqliteParameters(params)),
+    execute: (sql, params) => prepared.run(sql, sqliteParameters(params)),
+    insert: (sql, params) => prepared.insert(sql, sqliteParameters(params)),
   };
 };
+
+/** Booleans as 0/1 and dates as `…T…+00:00` text, as @prisma/adapter-better-sqlite3 binds them. */
+export function sqliteParameters(params: readonly unknown[]): readonly unknown[] {
+  if (!params.some((value) => typeof value === 'boolean' || value instanceof Date)) return params;
+  return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value instanceof Date ? toSqliteDateTime(value) : value));
+}
 
 /**
  * A write transaction on Prisma's SQLite connection without Prisma's transaction machinery
@@ -120,7 +128,7 @@ export async function openSqliteTransaction(adapter: SqlDriverAdapter): Promise<
     await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] }).finally(() => transaction.rollback());
     return undefined;
   }
-  return { connection: client, release: () => transaction.commit() };
+  return { connection: client, release: () => transaction.commit(), sharesPrismaConnection: true };
 }
 
 /**

@@ -4,7 +4,7 @@
  * bounded number of statements; writes validate everything first, then run in one
  * transaction (entry row, link rows, component JSON), so a failure leaves nothing behind.
  */
-import type { Database } from '../db/database.js';
+import type { Database, TransactionOptions } from '../db/database.js';
 import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
@@ -292,8 +292,8 @@ export class EntityService {
    * Runs `fn` in one transaction with this service bound to it, for a write that spans more
    * than the entry (files uploaded with it): a failure anywhere rolls all of it back.
    */
-  async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>): Promise<R> {
-    return this.committed(this.db.transaction((tx) => fn(this.bound(tx), tx)));
+  async transaction<R>(fn: (service: EntityService, tx: Database) => Promise<R>, options?: TransactionOptions): Promise<R> {
+    return this.committed(this.db.transaction((tx) => fn(this.bound(tx), tx), options));
   }
 
   /** The entry as a webhook event carries it (no populate, every public attribute): the answer itself when the query asked for no more or less. */
@@ -433,10 +433,21 @@ export class EntityService {
     return this.meta.draftAndPublish && parsePublicationState(query['publicationState']) === 'live';
   }
 
-  private async firstId(db: Database, publishedOnly = false): Promise<number | null> {
-    const where = publishedOnly ? { publishedAt: { not: null } } : {};
-    const row = await this.delegate(db).findFirst({ where, orderBy: { id: 'asc' }, select: { id: true } });
-    return row ? row.id : null;
+  private firstId(db: Database, publishedOnly = false): Promise<number | null> {
+    return this.lowestId(db, publishedOnly);
+  }
+
+  /** The first entry's id (published ones only, in one locale when asked): a single type's entry. */
+  protected async lowestId(db: Database, publishedOnly: boolean, locale?: string): Promise<number | null> {
+    const sql = new SqlBuilder(db.dialect);
+    const conditions: string[] = [];
+    const column = (name: string) => sql.ident((this.meta.fields[name] as { column: string }).column);
+    if (locale !== undefined) conditions.push(`${column('locale')} = ${sql.param(locale)}`);
+    if (publishedOnly) conditions.push(`${column('publishedAt')} IS NOT NULL`);
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+    const compiled = sql.finish(`SELECT ${sql.ident('id')} AS ${sql.ident('id')} FROM ${sql.ident(this.meta.table)}${where} ORDER BY ${sql.ident('id')} LIMIT 1`);
+    const [row] = await db.query<{ id: unknown }>(compiled.sql, compiled.params);
+    return row ? Number(row.id) : null;
   }
 
 }

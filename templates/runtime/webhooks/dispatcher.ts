@@ -204,8 +204,8 @@ export class Dispatcher {
           ? `${id} IN (${list(sql, candidates)}) AND ${free(sql)}`
           : `${id} IN (SELECT ${id} FROM ${table} WHERE ${id} IN (${list(sql, candidates)}) AND ${free(sql)} FOR UPDATE SKIP LOCKED)`;
       const compiled = sql.finish(`UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${columns}`);
-      // A write answering rows: through Prisma's connection (the read executor may be read-only).
-      return this.db.prisma.$queryRawUnsafe(compiled.sql, ...compiled.params) as Promise<Record<string, unknown>[]>;
+      // A write answering rows: on the writer's connection, not the read executor's (which may be read-only).
+      return this.db.transaction((tx) => tx.query<Record<string, unknown>>(compiled.sql, compiled.params));
     }
     return this.db.transaction(async (tx) => {
       const lock = new SqlBuilder(dialect);

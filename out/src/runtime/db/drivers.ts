@@ -42,8 +42,16 @@ export interface PgQueryable {
   query(config: { name?: string; text: string; values?: unknown[]; types?: PgTypeParsers }): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
 }
 
+/** A connection taken from a `pg` pool; `release(error)` closes it instead of returning it. */
+export interface PgPoolClient extends PgQueryable {
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+}
+
 /** A connection pool of `pg` (node-postgres). */
 export interface PgPool extends PgQueryable {
+  connect(): Promise<PgPoolClient>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   end(): Promise<void>;
 }
@@ -64,9 +72,17 @@ export interface MariaDbQueryable {
   query(options: { sql: string; dateStrings?: boolean }, values?: unknown[]): Promise<unknown>;
 }
 
+/** A connection taken from a `mariadb` pool: `release` returns it, `destroy` closes it. */
+export interface MariaDbPoolConnection extends MariaDbQueryable {
+  release(): Promise<void>;
+  destroy(): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+}
+
 /** A connection pool of `mariadb`. */
 export interface MariaDbPool extends MariaDbQueryable {
-  getConnection(): Promise<unknown>;
+  getConnection(): Promise<MariaDbPoolConnection>;
   end(): Promise<void>;
 }
 

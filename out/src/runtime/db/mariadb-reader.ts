@@ -14,7 +14,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { importDriver, type MariaDbColumn, type MariaDbQueryable } from './drivers.js';
-import { plainParameters, type TransactionConnector } from './transaction-statements.js';
+import { plainParameters, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 export interface MariaDbConnection {
@@ -22,6 +22,8 @@ export interface MariaDbConnection {
   readonly reader: Reader;
   /** A write transaction's statements on its pooled connection (db/transaction-statements.ts). */
   readonly transactionStatements: TransactionConnector;
+  /** A write transaction on a connection of the pool, without Prisma's. */
+  readonly openTransaction: DirectTransactionOpener;
 }
 
 export async function connectMariaDb(url: string, onPoolError: (error: Error) => void): Promise<MariaDbConnection> {
@@ -35,11 +37,29 @@ export async function connectMariaDb(url: string, onPoolError: (error: Error) =>
   const run = (on: MariaDbQueryable, sql: string, params: readonly unknown[]) => on.query({ sql, dateStrings: true }, params.map(toParameter));
   return {
     adapterFactory,
+    // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
+    openTransaction: async (withPrisma) => {
+      if (withPrisma) return undefined;
+      const conn = await pool.getConnection();
+      conn.on('error', onPoolError);
+      const release = async (broken?: boolean) => {
+        conn.off('error', onPoolError);
+        if (broken) conn.destroy();
+        else await conn.release();
+      };
+      try {
+        await conn.query({ sql: 'BEGIN' });
+      } catch (error) {
+        await release(true);
+        throw error;
+      }
+      return { connection: conn, release, sharesPrismaConnection: false };
+    },
     transactionStatements: (connection) => {
       const conn = connection as MariaDbQueryable | undefined;
       if (!conn || typeof conn.query !== 'function') return undefined;
       return {
-        accepts: (params) => plainParameters(params, false),
+        accepts: (params) => plainParameters(params),
         query: async (sql, params) => rowsOf(await run(conn, sql, params)),
         // A statement without rows answers { affectedRows, insertId, warningStatus }.
         execute: async (sql, params) => Number((await run(conn, sql, params) as { affectedRows?: unknown }).affectedRows ?? 0),

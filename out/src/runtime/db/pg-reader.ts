@@ -11,7 +11,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { importDriver, type PgQueryable, type PgTypeParsers } from './drivers.js';
-import { plainParameters, type TransactionConnector } from './transaction-statements.js';
+import { plainParameters, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 const INT8 = 20;
@@ -25,6 +25,8 @@ export interface PostgresConnection {
   readonly reader: Reader;
   /** A write transaction's statements on its pooled connection (db/transaction-statements.ts). */
   readonly transactionStatements: TransactionConnector;
+  /** A write transaction on a connection of the pool, without Prisma's. */
+  readonly openTransaction: DirectTransactionOpener;
 }
 
 export async function connectPostgres(url: string, onPoolError: (error: Error) => void): Promise<PostgresConnection> {
@@ -57,11 +59,28 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
     on.query({ name: statementName(sql), text: sql, values: params.map(toParameter), types });
   return {
     adapterFactory,
+    // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
+    openTransaction: async (withPrisma) => {
+      if (withPrisma) return undefined;
+      const client = await pool.connect();
+      client.on('error', onPoolError);
+      const release = async (broken?: boolean) => {
+        client.removeListener('error', onPoolError);
+        client.release(broken === true);
+      };
+      try {
+        await client.query({ text: 'BEGIN' });
+      } catch (error) {
+        await release(true);
+        throw error;
+      }
+      return { connection: client, release, sharesPrismaConnection: false };
+    },
     transactionStatements: (connection) => {
       const client = connection as PgQueryable | undefined;
       if (!client || typeof client.query !== 'function') return undefined;
       return {
-        accepts: (params) => plainParameters(params, false),
+        accepts: (params) => plainParameters(params),
         query: async (sql, params) => (await run(client, sql, params)).rows,
         execute: async (sql, params) => (await run(client, sql, params)).rowCount ?? 0,
         insert: async (sql, params) => Number((await run(client, `${sql} RETURNING "id"`, params)).rows[0]!['id']),

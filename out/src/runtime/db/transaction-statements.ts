@@ -13,12 +13,12 @@
  * (`inTransactionScope`, an AsyncLocalStorage): a statement sent on it while the transaction's
  * callback runs is part of that transaction, sees its writes and is rolled back with it.
  * Rows come back as the read executors' do, which the code that reads rows already takes.
- * Parameters a read executor would not convert as Prisma does (objects, arrays; on SQLite
- * also booleans and dates) send the statement through Prisma as before, and so does
- * everything when the connection is unknown (another adapter version).
+ * Parameters a read executor would not convert as Prisma does (objects, arrays) send the
+ * statement through Prisma as before where the transaction is Prisma's or shares its
+ * connection, and so does everything when the connection is unknown (another adapter version).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { wrap } from './count-statements.js';
 import type { Row } from './reader.js';
 
@@ -49,27 +49,38 @@ export function transactionConnection(): unknown {
 
 /**
  * A write transaction opened on the driver's connection without Prisma's transaction machinery
- * (SQLite: db/sqlite-reader.ts `openSqliteTransaction`). The database seam sends its
- * statements, COMMIT or ROLLBACK included, on `connection`, then calls `release`.
+ * (SQLite: db/sqlite-reader.ts `openSqliteTransaction`; PostgreSQL and MySQL/MariaDB: a
+ * connection of the server's pool, db/pg-reader.ts and db/mariadb-reader.ts). The database
+ * seam sends its statements, COMMIT or ROLLBACK included, on `connection`, then calls
+ * `release`. Prisma's transactions load its query compiler (~50 MB of memory, issue 29),
+ * which a server that only writes entries never needs then.
  */
 export interface DirectTransaction {
   readonly connection: unknown;
-  /** Gives the connection back (after COMMIT or ROLLBACK), to the next transaction waiting for it. */
-  release(): Promise<void>;
+  /**
+   * Gives the connection back (after COMMIT or ROLLBACK), to the next transaction waiting for
+   * it; `broken`: the ROLLBACK failed, so a pooled connection is closed instead of reused.
+   */
+  release(broken?: boolean): Promise<void>;
+  /**
+   * True on SQLite: the Prisma client's own queries run on this same connection, so inside
+   * the transaction. On a pool they would run on another connection, outside it.
+   */
+  readonly sharesPrismaConnection: boolean;
 }
 
-/** Opens a direct transaction; undefined when it cannot (Prisma has not connected yet): the seam then uses Prisma's. */
-export type DirectTransactionOpener = () => Promise<DirectTransaction | undefined>;
-
 /**
- * The factory, its adapters noting each transaction's connection in the scope that opened it;
- * `connected` is told each adapter Prisma connects.
+ * Opens a direct transaction; undefined when it cannot (another adapter version), or when
+ * `withPrisma` asks for one Prisma's queries run in and its connection is not Prisma's: the
+ * seam then uses Prisma's.
  */
-export function recordingTransactions<F extends SqlDriverAdapterFactory>(factory: F, connected?: (adapter: SqlDriverAdapter) => void): F {
+export type DirectTransactionOpener = (withPrisma: boolean) => Promise<DirectTransaction | undefined>;
+
+/** The factory, its adapters noting each transaction's connection in the scope that opened it. */
+export function recordingTransactions<F extends SqlDriverAdapterFactory>(factory: F): F {
   return wrap(factory, {
     connect: (connect: F['connect']) => async () => {
       const adapter = await connect.call(factory);
-      connected?.(adapter);
       return wrap(adapter, {
         startTransaction: (start: typeof adapter.startTransaction) => async (isolation?: Parameters<typeof adapter.startTransaction>[0]) => {
           const transaction = await start.call(adapter, isolation);
@@ -82,14 +93,24 @@ export function recordingTransactions<F extends SqlDriverAdapterFactory>(factory
   });
 }
 
-/** No objects or arrays (Prisma serialises them its own way); `strict`: also no booleans or dates (SQLite). */
-export function plainParameters(params: readonly unknown[], strict: boolean): boolean {
+/** No objects or arrays: Prisma serialises them its own way. */
+export function plainParameters(params: readonly unknown[]): boolean {
   for (const value of params) {
     if (value === null) continue;
     const type = typeof value;
-    if (type === 'number' || type === 'string' || type === 'bigint') continue;
-    if (!strict && (type === 'boolean' || value instanceof Date)) continue;
+    if (type === 'number' || type === 'string' || type === 'bigint' || type === 'boolean' || value instanceof Date) continue;
     return false;
   }
   return true;
+}
+
+/**
+ * Parameters of a direct transaction on PostgreSQL or MySQL/MariaDB that `plainParameters`
+ * refuses, where there is no Prisma transaction to send them through: plain objects as their
+ * JSON text, as Prisma's raw queries send them; anything else as the driver sends it.
+ */
+export function jsonParameters(params: readonly unknown[]): unknown[] {
+  return params.map((value) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !ArrayBuffer.isView(value) ? JSON.stringify(value) : value,
+  );
 }
