@@ -132,7 +132,8 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
           break;
         case 'relation':
         case 'media':
-          add(typeName, field.name, linkResolver(owner, field));
+          // As a field config, not a bare function, which graphql-tools would bind (losing answerFromSource).
+          add(typeName, field.name, { resolve: linkResolver(owner, field) });
           break;
         case 'component':
           if (field.repeatable) add(typeName, field.name, repeatableResolver(field.name, registry.components.get(field.component)));
