@@ -52,6 +52,21 @@ import { addPath, pathToArray, type Path } from 'graphql/jsutils/Path.js';
 /** A value or selection the plan does not complete as graphql-js would: run graphql-js. */
 export class Unplanned extends Error {}
 
+/**
+ * A resolver may carry, under this key, a cheaper way to answer for a planned query: called
+ * with the source, the context and the field's nodes before anything of a full call is made
+ * (arguments copied, a resolve info, the scope check of each entry's copy of them); it
+ * answers undefined when the full call must be made. Relation fields read with their list
+ * (prefetch.ts) answer this way.
+ */
+export const answerFromSource = Symbol('answer from source');
+export type SourceAnswer = (source: unknown, context: unknown, nodes: readonly FieldNode[]) => unknown;
+
+/** The resolver's SourceAnswer, if it carries one. */
+export function sourceAnswerOf(resolve: unknown): SourceAnswer | undefined {
+  return typeof resolve === 'function' ? (resolve as { [answerFromSource]?: SourceAnswer })[answerFromSource] : undefined;
+}
+
 /** The plan of one operation of a document, or undefined where graphql-js must run it. */
 export interface OperationPlan {
   readonly operation: OperationDefinitionNode;
@@ -73,6 +88,8 @@ interface FieldPlan {
   readonly parentType: GraphQLObjectType;
   /** undefined: a plain property (graphql-js's default resolver). */
   readonly resolve: GraphQLField<unknown, unknown>['resolve'];
+  /** The resolver's cheaper answer (answerFromSource), tried first. */
+  readonly fromSource?: SourceAnswer;
   /** The answer whatever the source (`__typename`). */
   readonly constant?: string;
   /** A scalar or enum (maybe non-null): completing it needs no path. */
@@ -156,6 +173,7 @@ function objectPlan(schema: GraphQLSchema, type: GraphQLObjectType, collected: M
     if (!definition) continue;
     const resolve = definition.resolve === defaultFieldResolver ? undefined : (definition.resolve as FieldPlan['resolve']);
     const nullableLeaf = isLeafType(definition.type) ? definition.type : undefined;
+    const fromSource = sourceAnswerOf(resolve);
     fields.push({
       key,
       name,
@@ -163,6 +181,7 @@ function objectPlan(schema: GraphQLSchema, type: GraphQLObjectType, collected: M
       definition: definition as GraphQLField<unknown, unknown>,
       parentType: type,
       resolve,
+      ...(fromSource ? { fromSource } : {}),
       leaf: isLeafType(isNonNullType(definition.type) ? definition.type.ofType : definition.type),
       ...(nullableLeaf && !resolve ? { serialize: (value: unknown) => nullableLeaf.serialize(value) } : {}),
       complete: completer(schema, definition.type, nodes),
@@ -309,8 +328,10 @@ function executeField(run: Run, field: FieldPlan, source: unknown, parentPath: P
   // Leaves need their path only for an error: it is made then.
   let path = field.leaf ? undefined : fieldPath(parentPath, field);
   try {
-    let result: unknown;
-    if (field.resolve === undefined) {
+    let result = field.fromSource?.(source, run.contextValue, field.nodes);
+    if (result !== undefined) {
+      // answered from the source: no arguments, no resolve info
+    } else if (field.resolve === undefined) {
       // graphql-js's default resolver: a property of the source, called if it is a function.
       const property = source !== null && (typeof source === 'object' || typeof source === 'function') ? (source as Record<string, unknown>)[field.name] : undefined;
       if (typeof property === 'function') {

@@ -39,6 +39,7 @@ import { Slot } from '../slot.js';
 import { readShape, selectedAttributes, type ReadShape } from './selection.js';
 import { hasMorphToField, morphUnionName } from './sdl.js';
 import { LinkPrefetch } from './prefetch.js';
+import { answerFromSource, type SourceAnswer } from './execute.js';
 
 export interface ShadowCrudResolverOptions {
   readonly registry: Registry;
@@ -73,8 +74,10 @@ export function entityNode(meta: ContentTypeMeta, entry: Entry): Entry {
   return entry;
 }
 
-function entityNodes(meta: ContentTypeMeta, entries: readonly Entry[]): Entry[] {
-  return entries.map((entry) => entityNode(meta, entry));
+/** Marks each of `entries` (see entityNode); returns the same array, not a copy. */
+function entityNodes(meta: ContentTypeMeta, entries: readonly Entry[]): readonly Entry[] {
+  for (const entry of entries) entityNode(meta, entry);
+  return entries;
 }
 
 /** What the caller may read through filters: types it may `find`. */
@@ -105,7 +108,10 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
   });
 
   addRelated();
-  add('ResponseCollectionMeta', 'pagination', async (parent: CollectionInfo) => paginationMeta(parent.window, parent.total ?? (await parent.count())));
+  // Without a promise when the total was read with the page (a planned query then completes synchronously).
+  add('ResponseCollectionMeta', 'pagination', (parent: CollectionInfo) =>
+    parent.total !== undefined ? paginationMeta(parent.window, parent.total) : parent.count().then((total) => paginationMeta(parent.window, total)),
+  );
   map.PublicationState = { LIVE: 'live', PREVIEW: 'preview' };
 
   for (const component of registry.components.values()) addOwnerFields(component);
@@ -126,7 +132,8 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
           break;
         case 'relation':
         case 'media':
-          add(typeName, field.name, linkResolver(owner, field));
+          // As a field config, not a bare function, which graphql-tools would bind (losing answerFromSource).
+          add(typeName, field.name, { resolve: linkResolver(owner, field) });
           break;
         case 'component':
           if (field.repeatable) add(typeName, field.name, repeatableResolver(field.name, registry.components.get(field.component)));
@@ -172,7 +179,7 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       if (Array.isArray(value)) return { data: entityNodes(target, value) };
       return { data: value ? entityNode(target, value) : null };
     };
-    return (parent: Json, args, context, info) => {
+    const resolve: Resolver & { [answerFromSource]?: SourceAnswer } = (parent: Json, args, context, info) => {
       const ready = prefetch.answer(parent, info.fieldNodes[0]!, field.name);
       if (ready !== undefined) return answer(ready);
       let loaded: Promise<Loaded>;
@@ -188,6 +195,12 @@ export function shadowCrudResolvers(options: ShadowCrudResolverOptions): Resolve
       }
       return loaded.then(answer);
     };
+    // A planned query takes what was read with the list without a call per entry (execute.ts).
+    resolve[answerFromSource] = (parent, _context, nodes) => {
+      const ready = prefetch.answer(parent as object, nodes[0]!, field.name);
+      return ready === undefined ? undefined : answer(ready);
+    };
+    return resolve;
   }
 
   /**
