@@ -137,7 +137,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
         const read = new SqlBuilder('mysql');
         const [row] = await tx.query(`SELECT ${h} AS ${h}, ${r} AS ${r} FROM ${read.ident(rateLimitTable)} WHERE ${k} = ${read.param(id)}`, read.params);
         return counted(row);
-      });
+      }, { direct: true });
     }
     const sql = new SqlBuilder(this.db.dialect);
     const table = sql.ident(rateLimitTable);

@@ -31,7 +31,7 @@ export async function syncRoles(db: Database, store: UsersPermissionsStore, poli
   if (await inSync(db, store, policy)) return { createdRoles: [], deletedRoles: [], added: 0, removed: 0 };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => syncInTransaction(tx, store, policy, defaultRole), { prisma: true });
+      return await db.transaction((tx) => syncInTransaction(tx, store, policy, defaultRole));
     } catch (err) {
       // Another process won a race on a unique role type; its result is ours too.
       if (attempt >= 3) throw err;

@@ -105,7 +105,7 @@ export class UserService {
       const id = Number(created.id);
       await this.store.setUserRole(tx, id, roleId);
       return id;
-    }, { prisma: true });
+    });
   }
 
   /** Validates and applies a partial update; `roleId` replaces the role when given; `checkIdentity` as for create. */
@@ -118,7 +118,7 @@ export class UserService {
         .update({ where: { id }, data: { ...prepared, updatedAt: new Date() }, select: { id: true } })
         .catch((err: unknown) => rethrowUniqueViolation(this.meta, err));
       if (roleId !== undefined) await this.store.setUserRole(tx, id, roleId);
-    }, { prisma: true });
+    });
   }
 
   private async checkIdentity(tx: Database, check: IdentityCheck | undefined): Promise<void> {
@@ -142,7 +142,7 @@ export class UserService {
       await tx.execute(`DELETE FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.ownerColumn)} = ${sql.param(user.id)}`, sql.params);
       await tx.prisma[this.meta.delegate].delete({ where: { id: user.id }, select: { id: true } });
       return user;
-    }, { prisma: true });
+    });
   }
 
   /** Id of the user whose (private) attribute holds exactly `value`, or null. */

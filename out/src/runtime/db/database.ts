@@ -34,11 +34,14 @@ export interface Database {
 
 export interface TransactionOptions {
   /**
-   * `fn` uses `db.prisma` (typed delegates): on PostgreSQL and MySQL/MariaDB the transaction is
-   * then Prisma's, so that they run in it (which loads Prisma's query compiler, ~50 MB). Without
-   * it, `db.prisma` inside a transaction there throws. (A nested call joins the outer one.)
+   * `fn` runs only this interface's statements (`query`, `execute`, `insert`), never `db.prisma`:
+   * on PostgreSQL and MySQL/MariaDB the transaction then runs on a pooled connection of the
+   * driver, without Prisma's transaction machinery (nor its query compiler, ~25 MB, loaded on
+   * first use), and `db.prisma` in it throws. The runtime's own writes use it; a transaction
+   * without it is Prisma's, where `db.prisma` works as it always did, so code written for
+   * `db.transaction(fn)` keeps working. (A nested call joins the outer one.)
    */
-  readonly prisma?: boolean;
+  readonly direct?: boolean;
 }
 
 export interface DatabaseOptions {
@@ -150,7 +153,7 @@ function bind(
         : unreachable?.()
           ? Promise.reject(new DatabaseUnreachableError())
           : withConflictRetries(async () => {
-              const opened = options.openTransaction ? await options.openTransaction(transaction?.prisma === true) : undefined;
+              const opened = options.openTransaction ? await options.openTransaction(transaction?.direct !== true) : undefined;
               if (opened) return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on, !opened.sharesPrismaConnection), fn);
               return inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions));
             }),
@@ -158,7 +161,7 @@ function bind(
   if (withoutPrisma) {
     Object.defineProperty(database, 'prisma', {
       get() {
-        throw new Error('This transaction runs on a pooled connection Prisma does not use: open it with db.transaction(fn, { prisma: true }) to use db.prisma inside.');
+        throw new Error('This transaction was opened with { direct: true } on a pooled connection Prisma does not use: open it without `direct` to use db.prisma inside.');
       },
     });
   }

@@ -30,6 +30,9 @@ import { removeRestrictedRelations } from './restricted-relations.js';
 import { newDocumentId } from './document-id.js';
 import { applyDraft, discardDraft, documentViewOf, draftMetaOf, ensureDraft, withDocumentView } from './drafts.js';
 
+/** The entity service's own writes run only SQL of ours: no Prisma transaction (db/database.ts). */
+const direct: TransactionOptions = { direct: true };
+
 /**
  * How a create sets `publishedAt` when the body has none: Strapi's core service (REST)
  * publishes the entry, its entity service (GraphQL's create, and a single type's update that
@@ -187,6 +190,7 @@ export class EntityService {
         await recordEntryEvents(this.options.events, tx, this.meta, 'create', () => this.eventEntry(id, params.query, answer, tx));
         return answer;
       }),
+      direct,
     ));
   }
 
@@ -215,7 +219,7 @@ export class EntityService {
         await recordEntryEvents(this.options.events, tx, this.meta, 'update', () => this.eventEntry(entryId, params.query, answer, tx), stored.publishedAt != null);
         return answer;
       });
-    }));
+    }, direct));
   }
 
   /**
@@ -244,7 +248,7 @@ export class EntityService {
       const { publishedAt: _publishedAt, ...data } = write.data;
       await updateEntryRow(tx, draftMetaOf(this.meta), draftId, { ...data, updatedAt: new Date() });
       return (await this.readOne(id, withDocumentView(query, { status: 'draft' }), access, tx))!;
-    }));
+    }, direct));
     return drafted ?? this.update(id, body, query, access);
   }
 
@@ -273,7 +277,7 @@ export class EntityService {
         await deleteEntryRow(tx, this.meta, entry.id);
         return entry;
       });
-    }));
+    }, direct));
   }
 
   /** Single types: PUT creates the entry when there is none, else updates it (same id). */

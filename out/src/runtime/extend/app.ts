@@ -20,7 +20,7 @@ export interface RegisterContext {
 }
 
 export interface BootstrapContext extends RegisterContext {
-  /** SQL and the Prisma client (`db.prisma.article.findMany(...)`; in a transaction using it, `db.transaction(fn, { prisma: true })`). */
+  /** SQL and the Prisma client (`db.prisma.article.findMany(...)`; `db.transaction(fn)` for a transaction, where it works too). */
   readonly db: Database;
   /** The service of a content type, with your overrides and lifecycle hooks: `service('api::article.article')`. */
   service(uid: string): ContentService;

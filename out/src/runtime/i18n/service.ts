@@ -9,7 +9,7 @@
  * copies them on update only when the request populates `localizations`).
  */
 import { DbNull } from '@prisma/client/runtime/client';
-import type { Database, TransactionOptions } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { prismaJson } from '../entity/input.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta.js';
@@ -32,9 +32,6 @@ export const defaultI18n: I18nSettings = { defaultLocale: 'en', locales: [{ code
 export function i18nOf(registry: Registry): I18nSettings {
   return registry.i18n ?? defaultI18n;
 }
-
-/** Writes of a localized type read and copy through the typed delegates (`delegate(tx)`): Prisma's transaction on a pool. */
-const i18nTransaction: TransactionOptions = { prisma: true };
 
 /** `locale=all` lifts the restriction to one locale. */
 const allLocales = 'all';
@@ -78,7 +75,7 @@ export class LocalizedEntityService extends EntityService {
         await service.shareWithGroup(tx, created.id, ids, Object.keys(input));
       }
       return (await service.readOne(created.id, query, access, tx))!;
-    }, i18nTransaction));
+    }));
   }
 
   override update(id: unknown, body: unknown, query: Query, access?: Access): Promise<Entry> {
@@ -95,7 +92,7 @@ export class LocalizedEntityService extends EntityService {
       await service.copyShared(tx, entry.id, siblings, publishesDraft ? [...new Set([...Object.keys(input), ...(this.meta.sharedAttributes ?? [])])] : Object.keys(input));
       // The answer was read before the copy: read again when it may show the siblings.
       return siblings.length > 0 && query['populate'] !== undefined ? (await service.readOne(entry.id, query, access, tx))! : entry;
-    }, i18nTransaction));
+    }));
   }
 
   override async upsertSingle(body: unknown, query: Query, access?: Access, options?: CreateOptions): Promise<Entry> {
@@ -125,7 +122,7 @@ export class LocalizedEntityService extends EntityService {
       const service = this.bound(tx) as LocalizedEntityService;
       const { created, group } = await service.localize(tx, id, body, access);
       return service.bareEntry(tx, created, group);
-    }, i18nTransaction));
+    }));
   }
 
   /** createLocalization answering the new entry read with `query` (GraphQL's `createXLocalization`). */
@@ -134,7 +131,7 @@ export class LocalizedEntityService extends EntityService {
       const service = this.bound(tx) as LocalizedEntityService;
       const { created } = await service.localize(tx, id, body, access);
       return (await service.readOne(created, query, access, tx))!;
-    }, i18nTransaction));
+    }));
   }
 
   private async localize(tx: Database, id: unknown, body: unknown, access: Access | undefined): Promise<{ created: number; group: number[] }> {

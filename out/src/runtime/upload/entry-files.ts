@@ -81,7 +81,7 @@ export class EntryFiles {
         return await entries.transaction(async (txEntries, tx) => {
           const files = await uploadService.insert(staged, tx);
           return write(txEntries, { data: linkFiles(data, uploads, files.map((file) => file.id)) });
-        }, { prisma: true });
+        });
       } catch (err) {
         await uploadService.discard(staged);
         throw err;

@@ -127,7 +127,7 @@ export class UploadService {
         const inserted = await this.insert(staged, tx);
         if (link) await writeMediaLink(tx, link, inserted.map((f) => f.id as number));
         return inserted;
-      }, { prisma: true });
+      });
       this.options.events?.committed();
       return files;
     } catch (err) {
@@ -248,7 +248,7 @@ export class UploadService {
       await this.options.db.transaction(async (tx) => {
         await tx.prisma[this.delegate].delete({ where: { id: file.id }, select: { id: true } });
         await recordMediaEvent(this.options.events, tx, 'media.delete', file);
-      }, { prisma: true });
+      });
       this.options.events?.committed();
     } catch (err) {
       if ((err as { code?: string }).code === 'P2025') return null; // deleted meanwhile
@@ -272,7 +272,7 @@ export class UploadService {
     await this.options.db.transaction(async (tx) => {
       await tx.prisma[this.delegate].update({ where: { id }, data, select: { id: true } });
       if (this.options.events?.wants('media.update')) await recordMediaEvent(this.options.events, tx, 'media.update', (await this.findOne(id, {}, tx))!);
-    }, { prisma: true });
+    });
     this.options.events?.committed();
   }
 

@@ -206,7 +206,7 @@ export class Dispatcher {
           : `${id} IN (SELECT ${id} FROM ${table} WHERE ${id} IN (${list(sql, candidates)}) AND ${free(sql)} FOR UPDATE SKIP LOCKED)`;
       const compiled = sql.finish(`UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${columns}`);
       // A write answering rows: on the writer's connection, not the read executor's (which may be read-only).
-      return this.db.transaction((tx) => tx.query<Record<string, unknown>>(compiled.sql, compiled.params));
+      return this.db.transaction((tx) => tx.query<Record<string, unknown>>(compiled.sql, compiled.params), { direct: true });
     }
     return this.db.transaction(async (tx) => {
       const lock = new SqlBuilder(dialect);
@@ -218,7 +218,7 @@ export class Dispatcher {
       const read = new SqlBuilder(dialect);
       const claimed = read.finish(`SELECT ${columns} FROM ${table} WHERE ${read.ident('lease_token')} = ${read.param(token)}`);
       return tx.query<Record<string, unknown>>(claimed.sql, claimed.params);
-    });
+    }, { direct: true });
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
