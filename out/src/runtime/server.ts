@@ -94,6 +94,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(reader ? { reader } : {}),
     transactionStatements: connection.transactionStatements,
     ...(connection.openTransaction ? { openTransaction: connection.openTransaction } : {}),
+    ...(connection.openIndependent ? { openIndependent: connection.openIndependent } : {}),
     ...(config.diagnostics.logQueries ? { log: (entry: StatementLog) => console.error(formatStatementLog(entry)) } : {}),
   };
   // While an outage is known, requests fail at once (503); the probe and the health check ask the database itself.

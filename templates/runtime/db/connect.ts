@@ -14,7 +14,7 @@ import { connectPostgres } from './pg-reader.js';
 import { createAdapterFactory, providerFromUrl, sqliteFilePath } from './provider.js';
 import type { Reader } from './reader.js';
 import { openSqliteReader, openSqliteTransaction, sqliteTransactionStatements } from './sqlite-reader.js';
-import { recordingTransactions, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
+import { recordingTransactions, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 
 export interface DatabaseConnection {
   readonly adapterFactory: SqlDriverAdapterFactory;
@@ -27,6 +27,8 @@ export interface DatabaseConnection {
   readonly transactionStatements: TransactionConnector;
   /** Write transactions without Prisma's. */
   readonly openTransaction?: DirectTransactionOpener;
+  /** `independent` transactions, on a connection of their own (db/database.ts). */
+  readonly openIndependent?: () => Promise<DirectTransaction>;
   /** Closes what Prisma's disconnect does not (SQLite: the writer's connection when Prisma never connected). Call after it. */
   close?(): Promise<void>;
 }
@@ -88,12 +90,12 @@ async function connectDriver(url: string, options: ConnectOptions): Promise<Data
       };
     }
     case 'postgresql': {
-      const { adapterFactory, reader, transactionStatements, openTransaction } = await connectPostgres(url, onPoolError);
-      return { adapterFactory, transactionStatements, openTransaction, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements, openTransaction, openIndependent } = await connectPostgres(url, onPoolError);
+      return { adapterFactory, transactionStatements, openTransaction, openIndependent, openReader: async () => reader };
     }
     case 'mysql': {
-      const { adapterFactory, reader, transactionStatements, openTransaction } = await connectMariaDb(url, onPoolError);
-      return { adapterFactory, transactionStatements, openTransaction, openReader: async () => reader };
+      const { adapterFactory, reader, transactionStatements, openTransaction, openIndependent } = await connectMariaDb(url, onPoolError);
+      return { adapterFactory, transactionStatements, openTransaction, openIndependent, openReader: async () => reader };
     }
   }
 }

@@ -29,6 +29,15 @@ export interface Database {
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Runs `fn` in one database transaction: a failure rolls every write back. */
   transaction<R>(fn: (db: Database) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * Runs `fn` (statements of this interface only) in a short transaction of its own that
+   * commits at once, whatever becomes of the transaction it is called in: for reservations
+   * (component ids) that other writers must not wait for until that transaction ends. It runs
+   * on a connection kept for them, never one a transaction holds (ten writers holding a pool's
+   * ten connections may all ask). Where there is none (SQLite: one writer connection), `fn`
+   * runs in the current transaction.
+   */
+  independent<R>(fn: (db: Database) => Promise<R>): Promise<R>;
 }
 
 export interface TransactionOptions {
@@ -60,6 +69,8 @@ export interface DatabaseOptions {
    * machinery; their statements then all go through `transactionStatements`.
    */
   readonly openTransaction?: DirectTransactionOpener;
+  /** Opens `independent`'s transactions, on a connection of their own (PostgreSQL, MySQL/MariaDB). */
+  readonly openIndependent?: () => Promise<DirectTransaction>;
 }
 
 export interface StatementLog {
@@ -125,7 +136,7 @@ function bind(
   const execute = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.execute(sql, params)) : prismaExecute(sql, params))
     : alone
-      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.execute(sql, params))
+      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.execute(sql, params), { direct: true })
       : prismaExecute;
   // Through Prisma: RETURNING where the database has it; MySQL's LAST_INSERT_ID() is the connection's, a transaction's own.
   const prismaInsert = async (sql: string, params: readonly unknown[]): Promise<number> => {
@@ -138,7 +149,7 @@ function bind(
   const insert = direct
     ? (sql: string, params: readonly unknown[]) => (direct.accepts(params) ? run('direct', sql, params, () => direct.insert(sql, params)) : prismaInsert(sql, params))
     : alone
-      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.insert(sql, params))
+      ? (sql: string, params: readonly unknown[]) => database.transaction((tx) => tx.insert(sql, params), { direct: true })
       : prismaInsert;
   const database: Database = {
     dialect,
@@ -156,6 +167,15 @@ function bind(
               if (opened) return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on, !opened.sharesPrismaConnection), fn);
               return inTransactionScope(() => client.$transaction((tx: any) => fn(bind(tx, dialect, true, options)), transactionOptions));
             }),
+    independent: (fn) => {
+      const { openIndependent } = options;
+      if (!openIndependent) return inTransaction ? fn(database) : database.transaction(fn, { direct: true });
+      if (unreachable?.()) return Promise.reject(new DatabaseUnreachableError());
+      return withConflictRetries(async () => {
+        const opened = await openIndependent();
+        return runDirectTransaction(opened, (on) => bind(client, dialect, true, options, on, true), fn);
+      });
+    },
   };
   if (withoutPrisma) {
     Object.defineProperty(database, 'prisma', {

@@ -10,7 +10,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { importDriver, type PgQueryable, type PgTypeParsers } from './drivers.js';
-import { plainParameters, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
+import { plainParameters, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 const INT8 = 20;
@@ -26,6 +26,8 @@ export interface PostgresConnection {
   readonly transactionStatements: TransactionConnector;
   /** A write transaction on a connection of the pool, without Prisma's. */
   readonly openTransaction: DirectTransactionOpener;
+  /** A short transaction on a connection of its own (db/database.ts `independent`). */
+  readonly openIndependent: () => Promise<DirectTransaction>;
 }
 
 export async function connectPostgres(url: string, onPoolError: (error: Error) => void): Promise<PostgresConnection> {
@@ -56,25 +58,36 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
   const statementName = new URL(url).searchParams.get('pgbouncer') === 'true' ? () => undefined : statementNames();
   const run = (on: PgQueryable, sql: string, params: readonly unknown[]) =>
     on.query({ name: statementName(sql), text: sql, values: params.map(toParameter), types });
+  // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
+  const openOn = async (on: typeof pool): Promise<DirectTransaction> => {
+    const client = await on.connect();
+    client.on('error', onPoolError);
+    const release = async (broken?: boolean) => {
+      client.removeListener('error', onPoolError);
+      client.release(broken === true);
+    };
+    try {
+      await client.query({ text: 'BEGIN' });
+    } catch (error) {
+      await release(true);
+      throw error;
+    }
+    return { connection: client, release, sharesPrismaConnection: false };
+  };
+  // `independent` transactions get a connection of their own, opened at the first: a writer
+  // holding one of the pool's connections asks for one, and all of the pool may be so held.
+  let independents: typeof pool | undefined;
+  const independentPool = () => {
+    if (!independents) {
+      independents = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 1 });
+      independents.on('error', onPoolError);
+    }
+    return independents;
+  };
   return {
     adapterFactory,
-    // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
-    openTransaction: async (withPrisma) => {
-      if (withPrisma) return undefined;
-      const client = await pool.connect();
-      client.on('error', onPoolError);
-      const release = async (broken?: boolean) => {
-        client.removeListener('error', onPoolError);
-        client.release(broken === true);
-      };
-      try {
-        await client.query({ text: 'BEGIN' });
-      } catch (error) {
-        await release(true);
-        throw error;
-      }
-      return { connection: client, release, sharesPrismaConnection: false };
-    },
+    openTransaction: async (withPrisma) => (withPrisma ? undefined : openOn(pool)),
+    openIndependent: () => openOn(independentPool()),
     transactionStatements: (connection) => {
       const client = connection as PgQueryable | undefined;
       if (!client || typeof client.query !== 'function') return undefined;
@@ -90,7 +103,10 @@ export async function connectPostgres(url: string, onPoolError: (error: Error) =
         return (await run(pool, sql, params)).rows;
       },
       // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
-      close: () => pool.end(),
+      close: async () => {
+        await pool.end();
+        await independents?.end();
+      },
     },
   };
 }

@@ -58,7 +58,7 @@ export interface PgPool extends PgQueryable {
 
 /** `pg` */
 export interface PgModule {
-  default: { Pool: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgPool; types: PgTypeParsers };
+  default: { Pool: new (config: { connectionString: string; connectionTimeoutMillis?: number; max?: number }) => PgPool; types: PgTypeParsers };
 }
 
 /** A column of a `mariadb` result (its `meta`): the type's name (`DATETIME`, `NEWDECIMAL`…) and the column's name. */

@@ -14,7 +14,7 @@
 import { Decimal } from '@prisma/client/runtime/client';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { importDriver, type MariaDbColumn, type MariaDbQueryable } from './drivers.js';
-import { plainParameters, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
+import { plainParameters, type DirectTransaction, type DirectTransactionOpener, type TransactionConnector } from './transaction-statements.js';
 import { utcDateTimeText, type Reader, type Row } from './reader.js';
 
 export interface MariaDbConnection {
@@ -24,6 +24,8 @@ export interface MariaDbConnection {
   readonly transactionStatements: TransactionConnector;
   /** A write transaction on a connection of the pool, without Prisma's. */
   readonly openTransaction: DirectTransactionOpener;
+  /** A short transaction on a connection of its own (db/database.ts `independent`). */
+  readonly openIndependent: () => Promise<DirectTransaction>;
 }
 
 export async function connectMariaDb(url: string, onPoolError: (error: Error) => void): Promise<MariaDbConnection> {
@@ -35,26 +37,39 @@ export async function connectMariaDb(url: string, onPoolError: (error: Error) =>
   (pool as unknown as { on(event: 'error', listener: (error: Error) => void): unknown }).on('error', onPoolError);
   const adapterFactory = new PrismaMariaDb(pool);
   const run = (on: MariaDbQueryable, sql: string, params: readonly unknown[]) => on.query({ sql, dateStrings: true }, params.map(toParameter));
+  // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
+  const openOn = async (on: typeof pool): Promise<DirectTransaction> => {
+    const conn = await on.getConnection();
+    conn.on('error', onPoolError);
+    const release = async (broken?: boolean) => {
+      conn.off('error', onPoolError);
+      if (broken) conn.destroy();
+      else await conn.release();
+    };
+    try {
+      await conn.query({ sql: 'BEGIN' });
+    } catch (error) {
+      await release(true);
+      throw error;
+    }
+    return { connection: conn, release, sharesPrismaConnection: false };
+  };
+  // `independent` transactions get a connection of their own, opened at the first: a writer
+  // holding one of the pool's connections asks for one, and all of the pool may be so held.
+  let independents: typeof pool | undefined;
+  const independentPool = () => {
+    if (!independents) {
+      const single = new URL(driverUrl(url));
+      single.searchParams.set('connectionLimit', '1');
+      independents = mariadb.createPool(single.toString());
+      (independents as unknown as { on(event: 'error', listener: (error: Error) => void): unknown }).on('error', onPoolError);
+    }
+    return independents;
+  };
   return {
     adapterFactory,
-    // As Prisma's adapter opens one: a pooled connection, BEGIN, its errors heard while it is out of the pool.
-    openTransaction: async (withPrisma) => {
-      if (withPrisma) return undefined;
-      const conn = await pool.getConnection();
-      conn.on('error', onPoolError);
-      const release = async (broken?: boolean) => {
-        conn.off('error', onPoolError);
-        if (broken) conn.destroy();
-        else await conn.release();
-      };
-      try {
-        await conn.query({ sql: 'BEGIN' });
-      } catch (error) {
-        await release(true);
-        throw error;
-      }
-      return { connection: conn, release, sharesPrismaConnection: false };
-    },
+    openTransaction: async (withPrisma) => (withPrisma ? undefined : openOn(pool)),
+    openIndependent: () => openOn(independentPool()),
     transactionStatements: (connection) => {
       const conn = connection as MariaDbQueryable | undefined;
       if (!conn || typeof conn.query !== 'function') return undefined;
@@ -71,7 +86,10 @@ export async function connectMariaDb(url: string, onPoolError: (error: Error) =>
         return rowsOf(await run(pool, sql, params));
       },
       // Prisma's disconnect leaves a pool it was given open: the server ends it after Prisma.
-      close: () => pool.end(),
+      close: async () => {
+        await pool.end();
+        await independents?.end();
+      },
     },
   };
 }

@@ -6,10 +6,14 @@
  * share an id.
  *
  * Instances are stored as JSON in their entry, so the ids come from a counter per component
- * (contentgen_component_ids), advanced inside the write's transaction: concurrent writes get
- * disjoint ranges (the counter's row is locked until commit). A component's counter starts
- * above the ids of its instances already stored, found once by a scan, for databases written
- * before the counter existed.
+ * (contentgen_component_ids), advanced in a short transaction of its own (`db.independent`),
+ * as a sequence is: concurrent writes get disjoint ranges, and a write's rollback leaves its
+ * ids unused (as Strapi's auto-increment ids on PostgreSQL and MySQL). Advanced inside the
+ * write's transaction, the counter's row stayed locked until that write committed, so every
+ * write giving an instance of the same component waited for the one before: on PostgreSQL and
+ * MariaDB ten concurrent creates ran one at a time. (On SQLite, one writer, it still runs in
+ * the write's transaction.) A component's counter starts above the ids of its instances
+ * already stored, found once by a scan, for databases written before the counter existed.
  */
 import type { Database } from '../db/database.js';
 import type { Registry } from '../meta.js';
@@ -60,7 +64,11 @@ async function readCounters(db: Database, uids: readonly string[]): Promise<Map<
 }
 
 /** Advances the counters of `counts` (uid → ids wanted); answers each component's first new id. */
-async function reserveIds(db: Database, registry: Registry, counts: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+function reserveIds(db: Database, registry: Registry, counts: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+  return db.independent((own) => reserveIdsIn(own, registry, counts));
+}
+
+async function reserveIdsIn(db: Database, registry: Registry, counts: ReadonlyMap<string, number>): Promise<Map<string, number>> {
   const uids = [...counts.keys()].sort();
   const read = () => readCounters(db, uids);
   const existing = await read();

@@ -29,6 +29,7 @@ function database(dialect: Dialect, connection: Connection, transaction: <R>(fn:
     execute: (sql: string, params: readonly unknown[]) => c.run(sql, params),
     insert: () => Promise.reject(new Error('the limiter inserts no keyed rows')),
     transaction: (fn) => transaction((tx) => fn(bind(tx))),
+    independent: () => Promise.reject(new Error('the limiter reserves nothing')),
   });
   return bind(connection);
 }
