@@ -15,7 +15,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { cachedBuild } from './build-cache.js';
+import { client } from './http.js';
 import { createTestDatabase, testProvider, type TestDatabase, type TestProvider } from './databases.js';
 import { codeOf, modelsOf, repoRoot, tempDir } from './paths.js';
 
@@ -200,4 +202,32 @@ export async function writeUserConfig(outDir: string, config: Record<string, unk
     '',
   ].join('\n');
   await writeFile(path.join(outDir, 'src/config.ts'), text);
+}
+
+/** A fixture's server for one `describe`: its JSON client and a full-access API token's headers. */
+export interface FixtureServer {
+  readonly built: BuiltServer;
+  readonly server: RunningServer;
+  readonly api: ReturnType<typeof client>;
+  readonly auth: Record<string, string>;
+}
+
+/**
+ * Builds `fixture`, starts it and makes a full-access API token before the enclosing
+ * `describe`'s tests, and stops and removes it after them. Read the fields inside tests (they
+ * are set by `beforeAll`).
+ */
+export function useFixtureServer(fixture: string): FixtureServer {
+  const handle = {} as { -readonly [K in keyof FixtureServer]: FixtureServer[K] };
+  beforeAll(async () => {
+    handle.built = await buildFixture(fixture);
+    handle.server = await startServer(handle.built.dir);
+    handle.auth = bearer(await createApiToken(handle.built.dir, { type: 'full-access' }));
+    handle.api = client(handle.server.url);
+  }, 600_000);
+  afterAll(async () => {
+    await handle.server?.stop();
+    await handle.built?.cleanup();
+  });
+  return handle;
 }

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+import { bearer, buildFixture, createApiToken, startServer, useFixtureServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
 describe('v5 REST: drafts of published documents', () => {
   let built: BuiltServer;
@@ -120,42 +120,27 @@ export default defineContentApi('api::article.article', {
 });
 
 describe('v5 REST: drafts of published documents, per locale', () => {
-  let built: BuiltServer;
-  let server: RunningServer;
-  let api: ReturnType<typeof client>;
-  let auth: Record<string, string>;
-
-  beforeAll(async () => {
-    built = await buildFixture('i18n');
-    server = await startServer(built.dir);
-    auth = bearer(await createApiToken(built.dir, { type: 'full-access' }));
-    api = client(server.url);
-  }, 600_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await built?.cleanup();
-  });
+  const fixture = useFixtureServer('i18n');
 
   it('keeps a draft per locale; publishing one shares its non-localized fields with the other locales', async () => {
-    const en = (await api.post('/v5/api/pages?locale=en', { data: { heading: 'Hello', views: 1 } }, auth)).body.data;
+    const en = (await fixture.api.post('/v5/api/pages?locale=en', { data: { heading: 'Hello', views: 1 } }, fixture.auth)).body.data;
     const D = en.documentId;
-    const fr = (await api.put(`/v5/api/pages/${D}?locale=fr`, { data: { heading: 'Bonjour' } }, auth)).body.data;
-    const read = async (query: string) => (await api.get(`/v5/api/pages/${D}?fields[0]=heading&fields[1]=views&fields[2]=publishedAt&${query}`, auth)).body.data;
+    const fr = (await fixture.api.put(`/v5/api/pages/${D}?locale=fr`, { data: { heading: 'Bonjour' } }, fixture.auth)).body.data;
+    const read = async (query: string) => (await fixture.api.get(`/v5/api/pages/${D}?fields[0]=heading&fields[1]=views&fields[2]=publishedAt&${query}`, fixture.auth)).body.data;
 
-    const saved = await api.put(`/v5/api/pages/${D}?locale=en&status=draft`, { data: { heading: 'Hello (draft)', views: 9 } }, auth);
+    const saved = await fixture.api.put(`/v5/api/pages/${D}?locale=en&status=draft`, { data: { heading: 'Hello (draft)', views: 9 } }, fixture.auth);
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ id: en.id, heading: 'Hello (draft)', views: 9, publishedAt: null, locale: 'en' });
     expect(await read('locale=en&status=draft')).toMatchObject({ heading: 'Hello (draft)', views: 9, publishedAt: null });
     expect(await read('locale=fr&status=draft')).toMatchObject({ id: fr.id, heading: 'Bonjour', views: 1, publishedAt: null });
     expect(await read('locale=en')).toMatchObject({ heading: 'Hello', views: 1 });
-    expect((await api.get(`/api/pages/${fr.id}?locale=fr`, auth)).body.data.attributes).toMatchObject({ heading: 'Bonjour', views: 1 });
-    const modified = await api.get('/v5/api/pages?locale=*&fields[0]=heading&publicationFilter=modified', auth);
+    expect((await fixture.api.get(`/api/pages/${fr.id}?locale=fr`, fixture.auth)).body.data.attributes).toMatchObject({ heading: 'Bonjour', views: 1 });
+    const modified = await fixture.api.get('/v5/api/pages?locale=*&fields[0]=heading&publicationFilter=modified', fixture.auth);
     expect(modified.body.data.map((p: { heading: string }) => p.heading)).toEqual(['Hello']);
 
-    const published = await api.put(`/v5/api/pages/${D}?locale=en`, { data: {} }, auth);
+    const published = await fixture.api.put(`/v5/api/pages/${D}?locale=en`, { data: {} }, fixture.auth);
     expect(published.body.data).toMatchObject({ id: en.id, heading: 'Hello (draft)', views: 9 });
     expect(await read('locale=fr')).toMatchObject({ id: fr.id, heading: 'Bonjour', views: 9 });
-    expect((await api.get(`/api/pages/${fr.id}?locale=fr`, auth)).body.data.attributes).toMatchObject({ views: 9 });
+    expect((await fixture.api.get(`/api/pages/${fr.id}?locale=fr`, fixture.auth)).body.data.attributes).toMatchObject({ views: 9 });
   });
 });
