@@ -100,7 +100,7 @@ describe('the change report', () => {
       expect(text).toContain(line);
     }
     // Database.
-    expect(text).toMatch(/- Database: `prisma\/migrations\/0002_[a-z_]+\/migration.sql`: data-losing \(accepted with --accept-data-loss\)/);
+    expect(text).toMatch(/- Database: `prisma\/migrations\/0002_[a-z0-9_]+\/migration.sql`: data-losing \(accepted with --accept-data-loss\)/);
     expect(text).toContain('drops column "description" of table "articles"');
     expect(text).toContain('- api::article.article `subtitle`');
     expect(text).toContain('- api::author.author `email`');
@@ -127,7 +127,7 @@ describe('the change report', () => {
     const text = await report();
     expect(text).toContain('- Breaking: 0 (GraphQL 0, REST 0)');
     expect(text).toContain('- `/api/articles` `subtitle`: added (a string)');
-    expect(text).toMatch(/- Database: `prisma\/migrations\/0002_article\/migration.sql`: safe \(adds, keeps every row\)/);
+    expect(text).toMatch(/- Database: `prisma\/migrations\/0002_article_article_draft\/migration.sql`: safe \(adds, keeps every row\)/);
     expect((await build('--check')).code).toBe(0);
   });
 });

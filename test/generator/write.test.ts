@@ -61,8 +61,8 @@ describe('write stage', () => {
     const result = await build('--accept-data-loss');
     expect(result.code).toBe(0);
     const migrations = await readdir(path.join(out, 'prisma/migrations'));
-    expect(migrations).toEqual(['0001_init', '0002_article_article_tags_link_tag', 'migration_lock.toml']);
-    const sql = await readFile(path.join(out, 'prisma/migrations/0002_article_article_tags_link_tag/migration.sql'), 'utf8');
+    expect(migrations).toEqual(['0001_init', '0002_article_article_draft_article_tags_link_and_1_more', 'migration_lock.toml']);
+    const sql = await readFile(path.join(out, 'prisma/migrations/0002_article_article_draft_article_tags_link_and_1_more/migration.sql'), 'utf8');
     expect(sql).toContain('"subtitle" TEXT');
     expect(sql).toMatch(/DROP TABLE "tags"/);
     await expect(readFile(path.join(out, 'src/generated/content-types/tag.ts'))).rejects.toThrow();
@@ -100,7 +100,7 @@ describe('write stage', () => {
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/edited by hand\s+src\/generated\/content-types\/tag\.ts/);
     expect(check.stderr).toMatch(/differs\s+prisma\/schema\.prisma/);
-    expect(check.stderr).toMatch(/missing\s+prisma\/migrations\/0002_article\/migration\.sql/);
+    expect(check.stderr).toMatch(/missing\s+prisma\/migrations\/0002_article_article_draft\/migration\.sql/);
     expect(await readFile(path.join(out, 'src/generated/content-types/tag.ts'), 'utf8')).toBe('// edited by hand\n');
   });
 });
