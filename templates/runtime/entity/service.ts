@@ -222,6 +222,15 @@ export class EntityService {
   }
 
   /**
+   * A v5 update of a stored document (REST `PUT`, GraphQL `updateX`): the query's document view
+   * `draft` (`status=draft`) saves the draft (`saveDraft`); any other update publishes it
+   * (`update`, which applies a pending draft first when the view is `published`).
+   */
+  updateDocument(id: number, body: unknown, query: Query, access?: Access): Promise<Entry> {
+    return documentViewOf(query)?.status === 'draft' ? this.saveDraft(id, body, query, access) : this.update(id, body, query, access);
+  }
+
+  /**
    * Strapi 5's draft save (`PUT …?status=draft`): on a published entry the input goes to its
    * draft (entity/drafts.ts; made from the live row when it has none), the live row and what
    * v4 reads stay as they were; the answer is the draft view. An entry never published is its

@@ -117,11 +117,10 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
           const other = meta.localized && locale !== null ? await findDocument(db, meta, args.documentId, null) : null;
           return other === null || locale === null ? null : answer(context, args, await localize(args, context, other, locale));
         }
-        // As the v5 REST PUT: `status: DRAFT` saves a published document's draft, anything else publishes it (entity/drafts.ts).
+        // As the v5 REST PUT: `status: DRAFT` saves a published document's draft, anything else publishes it.
         const body = await input(args, context, 'update');
         const view = meta.draftAndPublish ? withDocumentView(query(locale), { status: draftOf(args) ? 'draft' : 'published' }) : query(locale);
-        const write = draftOf(args) ? service().saveDraft(id, body, view, accessOf(context)) : service().update(id, body, view, accessOf(context));
-        const updated = await write.catch(nullIfNotFound);
+        const updated = await service().updateDocument(id, body, view, accessOf(context)).catch(nullIfNotFound);
         return updated ? answer(context, args, updated) : null;
       }),
       [naming.deleteMutationName(meta)]: guarded('delete', async (args, context) => {

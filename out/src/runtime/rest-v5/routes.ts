@@ -72,16 +72,9 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
   };
   const write = async (ctx: V5RouteContext, kind: 'create' | 'update') => {
     const q = query(ctx);
-    return { q, input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: await v5.queries.translate(v5.db, meta, q) };
+    return { input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: await v5.queries.translate(v5.db, meta, q) };
   };
 
-  /** An update of a stored document: on a draft & publish type `status=draft` saves its draft, any other write publishes it (entity/drafts.ts). */
-  const writeDocument = (ctx: V5RouteContext, id: number, q: Record<string, unknown>, input: { data: Record<string, unknown> }, v4: Record<string, unknown>): Promise<Entry> => {
-    const service = ctx.state.service;
-    if (!meta.draftAndPublish) return service.update(id, input, v4, ctx.state.access);
-    // Without status=draft the query's document view is `published`: update publishes the pending draft (entity/service.ts).
-    return statusOf(q) === 'draft' ? service.saveDraft(id, input, v4, ctx.state.access) : service.update(id, input, v4, ctx.state.access);
-  };
 
   if (meta.kind === 'singleType') {
     const path = `/${meta.singularName}`;
@@ -100,10 +93,10 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
           const { input, v4 } = await write(ctx, 'create');
           return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access, created)));
         }
-        const { q, input, v4 } = await write(ctx, 'update');
+        const { input, v4 } = await write(ctx, 'update');
         const current = await firstRow(v5.db, meta, locale);
         if (current !== null) await assertOwnComponents(v5.db, meta, current, body(ctx));
-        if (current !== null && meta.draftAndPublish) return single(await shape(await writeDocument(ctx, current, q, input, v4)));
+        if (current !== null && meta.draftAndPublish) return single(await shape(await ctx.state.service.updateDocument(current, input, v4, ctx.state.access)));
         return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access, created)));
       }),
       route('DELETE', path, 'delete', async (ctx) => {
@@ -136,9 +129,9 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         const { input, v4 } = await write(ctx, 'create');
         return single(await shape(await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access, created)));
       }
-      const { q, input, v4 } = await write(ctx, 'update');
+      const { input, v4 } = await write(ctx, 'update');
       await assertOwnComponents(v5.db, meta, id, body(ctx));
-      return single(await shape(await writeDocument(ctx, id, q, input, v4)));
+      return single(await shape(await ctx.state.service.updateDocument(id, input, v4, ctx.state.access)));
     }),
     route('DELETE', `${base}/:documentId`, 'delete', async (ctx) => {
       const q = query(ctx);
