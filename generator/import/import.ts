@@ -21,7 +21,8 @@ import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
 import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
-import { documentLocalizationGroups, keepPendingDrafts, keptLinkRows, pendingDrafts, type PendingDraft } from './plan/documents.js';
+import { documentLocalizationGroups, keptLinkRows, pendingDraftLinkChanges, pendingDraftRows, pendingDrafts, reportPendingDraftLinks, type PendingDraft } from './plan/documents.js';
+import { draftTableOf } from '../emit/prisma/schema.js';
 import { detectLayout, type StrapiLayout } from './source/layout.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
@@ -163,6 +164,8 @@ function writtenTables(plan: ImportPlan): string[] {
     'up_users_role_links',
     'strapi_api_tokens',
     'up_users',
+    // Drafts before their live rows (a foreign key to them).
+    ...plan.entries.map((e) => draftTableOf(e.targetTable)),
     ...plan.entries.map((e) => e.targetTable),
   ];
 }
@@ -241,6 +244,32 @@ async function transfer(input: TransferInput) {
     progress.done(counts.get(entry.targetTable) ?? 0);
     sequences.push([entry.targetTable, await source.lastId(entry.sourceTable)]);
   }
+  // Strapi 5: the pending drafts of published documents, into the types' draft tables.
+  const drafts: PendingDraft[] = [];
+  if (layout.documents) {
+    const targetTables = target ? await target.tables() : undefined;
+    for (const entry of plan.entries) {
+      if (!tables.has(entry.sourceTable)) continue;
+      const pending = await pendingDrafts(source, entry.uid, entry.sourceTable);
+      drafts.push(...pending);
+      const type = input.ir.contentTypes.find((c) => c.uid === entry.uid);
+      const draftTable = draftTableOf(entry.targetTable);
+      if (!pending.length || !type?.draftAndPublish || (targetTables && !targetTables.has(draftTable))) continue;
+      // The draft table's columns: the type's own (scalars, components, zones), no documentId, no links.
+      const keep = new Set([...entry.columns.map((c) => c.target), ...entry.componentFields.map((f) => f.target)]);
+      const from = `(SELECT p.* FROM ${source.quote(entry.sourceTable)} p WHERE p.id IN (${pending.map((d) => d.draftId).join(', ')}))`;
+      progress.start(draftTable, pending.length);
+      for await (const batch of entryBatches(fold, entry, dialect, { duplicates: new Map(), defaultLocale, batchSize, from })) {
+        const rows = pendingDraftRows(pending, batch, { columns: keep, firstId: (counts.get(draftTable) ?? 0) + 1 });
+        await write(draftTable, rows.columns, rows.rows);
+        progress.update(counts.get(draftTable) ?? 0);
+      }
+      progress.done(counts.get(draftTable) ?? 0);
+      sequences.push([draftTable, 0]);
+      const links = plan.links.filter((l) => l.uid === entry.uid && l.ownerTable.source === entry.sourceTable);
+      reportPendingDraftLinks(pending, await pendingDraftLinkChanges(source, tables, pending, links, layout), problems);
+    }
+  }
   // Users (and roles, tokens) before the links: relations may point at users.
   const files: { path: string; root: 'models' | 'server'; kind: string; content: string }[] = [];
   const auth = await importAuth(source, input.ir, layout);
@@ -306,14 +335,13 @@ async function transfer(input: TransferInput) {
   }
 
   if (layout.documents) {
-    const drafts: PendingDraft[] = [];
     for (const entry of plan.entries) {
       if (!tables.has(entry.sourceTable)) continue;
-      drafts.push(...(await pendingDrafts(source, entry.uid, entry.sourceTable)));
-      const versions = (await rowCount(source, entry.sourceTable)) - (counts.get(entry.targetTable) ?? 0);
-      if (versions > 0) notes.push(`${entry.sourceTable}: ${versions} draft row(s) of published documents left out (Strapi 5 keeps a draft and a published row per document; the published one is the entry)`);
+      const pending = drafts.filter((d) => d.uid === entry.uid).length;
+      const versions = (await rowCount(source, entry.sourceTable)) - (counts.get(entry.targetTable) ?? 0) - pending;
+      if (versions > 0) notes.push(`${entry.sourceTable}: ${versions} draft row(s) of published documents without edits of their own left out (Strapi 5 keeps a draft and a published row per document; the published one is the entry)`);
+      if (pending > 0) notes.push(`${entry.sourceTable}: ${pending} pending draft(s) of published documents kept in ${draftTableOf(entry.targetTable)} (their edits, unpublished as in Strapi)`);
     }
-    keepPendingDrafts(drafts, problems);
     const leftOut: Record<string, string> = {
       strapi_history_versions: 'content history version(s) of the admin panel not imported: contentgen keeps no history',
       strapi_sessions: 'session(s) not imported: users log in again where a client used refresh tokens (their JWTs keep working)',

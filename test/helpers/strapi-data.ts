@@ -121,9 +121,13 @@ const uniqueName = () => `${runPrefix()}strapi_${randomBytes(4).toString('hex')}
  * folder's data.db); PostgreSQL and MariaDB get a new database on the test servers.
  */
 export async function restoreStrapiDatabase(set: StrapiDataSet, dialect: StrapiDialect, sqliteFile?: string): Promise<RestoredStrapiDatabase> {
-  const dump = readDump(set, dialect);
+  return restoreDump(readDump(set, dialect), dialect, sqliteFile);
+}
+
+/** A dump of `dialect` (as the recorders write them, test/import/recorder/dump.ts) restored as `restoreStrapiDatabase` does. */
+export async function restoreDump(dump: string, dialect: StrapiDialect, sqliteFile?: string): Promise<RestoredStrapiDatabase> {
   if (dialect === 'sqlite') {
-    const ownDir = sqliteFile ? undefined : await tempDir(`strapi-${set}`);
+    const ownDir = sqliteFile ? undefined : await tempDir('strapi-db');
     const file = sqliteFile ?? path.join(ownDir!, 'data.db');
     mkdirSync(path.dirname(file), { recursive: true });
     const db = new BetterSqlite3(file);

@@ -1,13 +1,17 @@
 /**
  * `contentgen import` of the databases Strapi 5.54.0 wrote on our own models (fixtures/strapi5-data,
- * recorded by test/v5/recorder). Each set's Strapi 5 project folder, its SQLite database restored
- * at the path its config/database.js names, is imported into a server built from that folder on this
- * run's database (CG_TEST_DB: SQLite, PostgreSQL, MariaDB), built again (it takes the
- * permissions.json and locales.json the import wrote) and started; its v5 mount must answer the
- * recording's reads of the database's end state as Strapi 5 did: the same documentIds, row ids (a
- * published document is its published row), times, relations, components, zones and files.
+ * recorded by test/v5/recorder): each set on SQLite (`<set>/sqlite.sql`), the blog and i18n sets
+ * on PostgreSQL and MariaDB too (`<set>/<postgres|mariadb>/`, each its own recording: answers,
+ * dump, uploads). Each set's Strapi 5 project folder, its database restored where its
+ * config/database.js looks (the SQLite file, or a new database named in `.env`), is imported into a
+ * server built from that folder on this run's database (CG_TEST_DB: SQLite, PostgreSQL, MariaDB),
+ * built again (it takes the permissions.json and locales.json the import wrote) and started; its v5
+ * mount must answer the recording's reads of the database's end state as Strapi 5 did: the same
+ * documentIds, row ids (a published document is its published row), times, relations, components,
+ * zones and files, and in the draft view the pending drafts of published documents.
+ * `CG_IMPORT_SOURCES=sqlite,postgres,mariadb` (the default) chooses the sources.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -19,7 +23,7 @@ import { runCli } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
 import { fixturesDir, tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, type BuiltServer, type RunningServer } from '../helpers/server.js';
-import type { RecordedRequest } from '../helpers/strapi-data.js';
+import { restoreDump, type RecordedRequest, type RestoredStrapiDatabase, type StrapiDialect } from '../helpers/strapi-data.js';
 import { expectDocumentIds } from '../helpers/document-ids.js';
 import { secrets } from '../v5/recorder/app.js';
 import { startImportedServer } from './compare.js';
@@ -27,6 +31,8 @@ import { startImportedServer } from './compare.js';
 interface Strapi5Set {
   /** Recorded reads no later request changed the answer of: compared whole. */
   readonly endReads: readonly string[];
+  /** End reads of the draft view: compared without ids (Strapi's draft rows have ids of their own, ours answer the live row's). */
+  readonly draftReads?: readonly string[];
   /** Fields of the answers that hold entries of types without draft & publish (see `asStored`). */
   readonly undraftedFields: readonly string[];
   /**
@@ -38,28 +44,42 @@ interface Strapi5Set {
   readonly config?: string;
   /** API tokens Strapi 5 held (its two own and the recorder's). */
   readonly tokens: readonly string[];
-  /** documentIds whose draft row holds edits the published row has not (reported, live version imported). */
-  readonly pendingDrafts: readonly string[];
+  /** The documentIds whose draft row holds edits the published row has not (kept in the draft table), from the recording. */
+  readonly pendingDrafts: (recorded: (name: string) => RecordedRequest) => readonly string[];
+  /** Of those, the ones whose relations or media differ (reported: the draft has its live row's). */
+  readonly pendingLinks: (recorded: (name: string) => RecordedRequest) => readonly { documentId: string; fields: string }[];
   /** Rows per contentgen table after the import. */
   readonly rows: Readonly<Record<string, number>>;
+  /** The source databases it was recorded on. */
+  readonly dialects: readonly StrapiDialect[];
 }
 
+const byTitle = (recorded: (name: string) => RecordedRequest, name: string, title: string) =>
+  (recorded(name).answer as { data: { documentId: string; title: string }[] }).data.find((e) => e.title === title)!.documentId;
+
 const sets: Readonly<Record<string, Strapi5Set>> = {
-  // final.articles.published: the articles created by the GraphQL script after it were deleted
-  // again or are drafts; graphql.me: alice is not written after it.
+  // pending.*: test/v5/recorder/pending-drafts.ts, the last module of the blog script; graphql.me:
+  // alice is not written after it.
   blog: {
-    endReads: ['final.articles.published', 'graphql.me'],
+    endReads: ['pending.articles.published', 'graphql.me'],
+    draftReads: ['pending.articles.draft', 'pending.articles.modified'],
     undraftedFields: ['author', 'category', 'tags', 'cover'],
     tokens: ['Full Access', 'Read Only', 'recorder'],
-    pendingDrafts: [],
-    rows: { articles: 6, authors: 2, categories: 2, tags: 5, files: 6, upload_folders: 1, up_users: 2, up_roles: 3, globals: 0 },
+    pendingDrafts: (recorded) => (recorded('pending.articles.modified').answer as { data: { documentId: string }[] }).data.map((e) => e.documentId),
+    pendingLinks: (recorded) => [{ documentId: byTitle(recorded, 'pending.articles.modified', 'Pending links (draft)'), fields: 'category, tags, cover' }],
+    rows: { articles: 8, articles_drafts: 2, authors: 2, categories: 2, tags: 5, files: 6, upload_folders: 1, up_users: 2, up_roles: 3, globals: 0 },
+    dialects: ['sqlite', 'postgres', 'mariadb'],
   },
+  // graphql.page.draft.fr: the fr page's draft, saved by GraphQL with `status: DRAFT` (the
+  // deletePage after it deleted nothing of it: the fr page is still listed after it).
   i18n: {
-    endReads: ['graphql.pages.afterDelete', 'graphql.i18NLocales', 'graphql.global.fr'],
+    endReads: ['graphql.pages.afterDelete', 'graphql.i18NLocales', 'graphql.global.fr', 'graphql.page.draft.fr'],
     undraftedFields: [],
     tokens: ['Full Access', 'Read Only', 'recorder'],
-    pendingDrafts: ['te4on90q4ma1h645a5ex1fu7'],
-    rows: { pages: 5, globals: 1, categories: 1, i18n_locale: 3 },
+    pendingDrafts: (recorded) => [(recorded('graphql.page.draft.fr').body as { variables: { documentId: string } }).variables.documentId],
+    pendingLinks: () => [],
+    rows: { pages: 5, pages_drafts: 1, globals: 1, categories: 1, i18n_locale: 3 },
+    dialects: ['sqlite', 'postgres', 'mariadb'],
   },
   // Recorded with STRAPI_GRAPHQL_V4_COMPATIBILITY_MODE; its last request (compat.updateArticle)
   // changes only `views` of a document the two reads compared do not ask for.
@@ -69,10 +89,15 @@ const sets: Readonly<Record<string, Strapi5Set>> = {
     idsChanged: 'compat.updateArticle published "Hello v4 clients" again after these reads: its published row is 6 in the database, 2 in the answers',
     config: '  v5: { graphql: { v4CompatibilityMode: true } },\n',
     tokens: ['Full Access', 'Read Only', 'recorder'],
-    pendingDrafts: [],
+    pendingDrafts: () => [],
+    pendingLinks: () => [],
     rows: { articles: 3, authors: 1, tags: 1, up_roles: 3 },
+    dialects: ['sqlite'],
   },
 };
+
+const sources = (process.env.CG_IMPORT_SOURCES?.split(',') as StrapiDialect[] | undefined) ?? ['sqlite', 'postgres', 'mariadb'];
+const cases = Object.entries(sets).flatMap(([set, spec]) => spec.dialects.filter((d) => sources.includes(d)).map((dialect) => [set, dialect] as const));
 
 const strapi5Dir = (set: string) => path.join(fixturesDir, 'strapi5-data', set);
 
@@ -89,6 +114,8 @@ function withoutIds(value: unknown): unknown {
  * answer is compared with that: `publishedAt` of the entries under `fields` set to their `createdAt`.
  */
 function asStored(value: unknown, fields: ReadonlySet<string>, inside = false): unknown {
+  // Strapi 5 on PostgreSQL answers a time as the database's text (`00:05:00`), on SQLite and MariaDB (and here) `00:05:00.000`.
+  if (typeof value === 'string' && /^\d{2}:\d{2}:\d{2}$/.test(value)) return `${value}.000`;
   if (Array.isArray(value)) return value.map((v) => asStored(v, fields, inside));
   if (!value || typeof value !== 'object') return value;
   const entry = value as Record<string, unknown>;
@@ -97,24 +124,48 @@ function asStored(value: unknown, fields: ReadonlySet<string>, inside = false): 
   return out;
 }
 
-/** A copy of the set's Strapi 5 project with its database at `.tmp/data.db` and its uploads in public/uploads. */
-async function restoreStrapi5Project(set: string): Promise<string> {
-  const dir = await tempDir(`strapi5-project-${set}`);
-  for (const entry of ['package.json', 'config', 'src']) cpSync(path.join(strapi5Dir(set), entry), path.join(dir, entry), { recursive: true });
-  mkdirSync(path.join(dir, 'public', 'uploads'), { recursive: true });
-  if (existsSync(path.join(strapi5Dir(set), 'uploads'))) cpSync(path.join(strapi5Dir(set), 'uploads'), path.join(dir, 'public', 'uploads'), { recursive: true });
-  mkdirSync(path.join(dir, '.tmp'));
-  const db = new BetterSqlite3(path.join(dir, '.tmp', 'data.db'));
-  db.exec(readFileSync(path.join(strapi5Dir(set), 'sqlite.sql'), 'utf8'));
-  db.close();
-  return dir;
+/** Where a set's recording on `dialect` is: the set's folder (SQLite), or its `<dialect>/` folder. */
+const recordingDir = (set: string, dialect: StrapiDialect) => (dialect === 'sqlite' ? strapi5Dir(set) : path.join(strapi5Dir(set), dialect));
+
+interface RestoredProject {
+  readonly dir: string;
+  readonly database: RestoredStrapiDatabase;
 }
 
-describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (set) => {
+/**
+ * A copy of the set's Strapi 5 project with its uploads in public/uploads and its database restored
+ * where config/database.js reads it: `.tmp/data.db`, or a new PostgreSQL/MariaDB database that
+ * `.env` names (DATABASE_CLIENT postgres or mysql, DATABASE_NAME/HOST/PORT/USERNAME/PASSWORD).
+ */
+async function restoreStrapi5Project(set: string, dialect: StrapiDialect = 'sqlite'): Promise<RestoredProject> {
+  const dir = await tempDir(`strapi5-project-${set}-${dialect}`);
+  for (const entry of ['package.json', 'config', 'src']) cpSync(path.join(strapi5Dir(set), entry), path.join(dir, entry), { recursive: true });
+  mkdirSync(path.join(dir, 'public', 'uploads'), { recursive: true });
+  const uploads = path.join(recordingDir(set, dialect), 'uploads');
+  if (existsSync(uploads)) cpSync(uploads, path.join(dir, 'public', 'uploads'), { recursive: true });
+  mkdirSync(path.join(dir, '.tmp'));
+  const dump = readFileSync(path.join(recordingDir(set, dialect), `${dialect}.sql`), 'utf8');
+  const database = await restoreDump(dump, dialect, dialect === 'sqlite' ? path.join(dir, '.tmp', 'data.db') : undefined);
+  if (dialect !== 'sqlite') {
+    const url = new URL(database.url);
+    const env = {
+      DATABASE_CLIENT: dialect === 'postgres' ? 'postgres' : 'mysql',
+      DATABASE_HOST: url.hostname,
+      DATABASE_PORT: url.port || (dialect === 'postgres' ? '5432' : '3306'),
+      DATABASE_NAME: database.name!,
+      DATABASE_USERNAME: decodeURIComponent(url.username),
+      DATABASE_PASSWORD: decodeURIComponent(url.password),
+    };
+    writeFileSync(path.join(dir, '.env'), Object.entries(env).map(([k, v]) => `${k}=${v}\n`).join(''));
+  }
+  return { dir, database };
+}
+
+describe.each(cases)('import of the Strapi 5.54.0 "%s" database on %s', (set, dialect) => {
   const expected = sets[set]!;
-  const requests = (JSON.parse(readFileSync(path.join(strapi5Dir(set), 'answers.json'), 'utf8')) as { requests: RecordedRequest[] }).requests;
+  const requests = (JSON.parse(readFileSync(path.join(recordingDir(set, dialect), 'answers.json'), 'utf8')) as { requests: RecordedRequest[] }).requests;
   const recorded = (name: string) => requests.find((r) => r.name === name)!;
-  let project: string;
+  let project: RestoredProject;
   let built: BuiltServer;
   let server: RunningServer;
   let result: ImportResult;
@@ -122,11 +173,12 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
   let importedTokens: string[];
 
   beforeAll(async () => {
-    project = await restoreStrapi5Project(set);
-    built = await buildModels(strapi5Dir(set), `strapi5-${set}`);
-    result = await runImport({ project, serverDir: built.dir, dryRun: false, replace: false, skipInvalid: false, env: { ...process.env, DATABASE_URL: built.database.url } });
+    project = await restoreStrapi5Project(set, dialect);
+    built = await buildModels(strapi5Dir(set), `strapi5-${set}-${dialect}`);
+    // The recorder runs Strapi with TZ=UTC: PostgreSQL/MariaDB timestamps are UTC wall time.
+    result = await runImport({ project: project.dir, serverDir: built.dir, dryRun: false, replace: false, skipInvalid: false, timeZone: 'UTC', env: { ...process.env, DATABASE_URL: built.database.url } });
     if (!result.ok) throw new Error(`${result.error}\n${result.problems.map((p) => `${p.table}: ${p.message}`).join('\n')}`);
-    server = await startImportedServer(built, project, { env: secrets }, expected.config);
+    server = await startImportedServer(built, project.dir, { env: secrets }, expected.config);
     importedTokens = (await built.database.query<{ name: string }>('SELECT name FROM strapi_api_tokens ORDER BY name')).map((r) => r.name);
     // Strapi's API token keys are not in the recording (only their hashes are in the database): one of ours.
     token = await createApiToken(built.dir, { type: 'full-access' }, { API_TOKEN_SALT: secrets.API_TOKEN_SALT });
@@ -135,30 +187,61 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
   afterAll(async () => {
     await server?.stop();
     await built?.cleanup();
-    if (project) await rm(project, { recursive: true, force: true });
+    await project?.database.cleanup();
+    if (project) await rm(project.dir, { recursive: true, force: true });
   });
 
-  it('imports one entry per document and locale, keeping documentIds, and reports pending drafts', async () => {
+  const ask = async (request: RecordedRequest) => {
+    const credential = request.auth.startsWith('token:') ? token : request.auth.startsWith('user:') ? (recorded('auth.login').answer as { jwt: string }).jwt : undefined;
+    const api = client(server.url, credential ? bearer(credential) : {});
+    const v5Path = request.path === '/graphql' ? '/v5/graphql' : request.path.replace(/^\/api\//, '/v5/api/');
+    return request.method === 'GET' ? api.get(v5Path) : api.post(v5Path, request.body);
+  };
+
+  it('imports one entry per document and locale, keeping documentIds, and the pending drafts of published documents', async () => {
     for (const [table, n] of Object.entries(expected.rows)) expect([table, Number((await built.database.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n)]).toEqual([table, n]);
     expect(importedTokens).toEqual(expected.tokens);
     await expectDocumentIds(built);
-    const pending = result.problems.filter((p) => p.kind === 'pending draft');
-    expect(pending.map((p) => /document (\w+)/.exec(p.message)![1])).toEqual(expected.pendingDrafts);
+    const documentTables = Object.keys(expected.rows).filter((t) => `${t}_drafts` in expected.rows);
+    const kept: string[] = [];
+    for (const table of documentTables) {
+      kept.push(...(await built.database.query<{ d: string }>(`SELECT l.document_id AS d FROM ${table}_drafts x JOIN ${table} l ON l.id = x.live_id ORDER BY l.id`)).map((r) => r.d));
+    }
+    expect(kept.sort()).toEqual([...expected.pendingDrafts(recorded)].sort());
+    const links = result.problems.filter((p) => p.kind === 'pending draft links');
+    expect(links.map((p) => ({ documentId: /document (\w+)/.exec(p.message)![1], fields: /edits of (.*?) \(draft row/.exec(p.message)![1] }))).toEqual(expected.pendingLinks(recorded));
     expect(result.problems.filter((p) => p.level === 'error')).toEqual([]);
   });
 
   it.each(expected.endReads.map((name) => [name] as const))('answers %s on the v5 mount as Strapi 5 did', async (name) => {
     const request = recorded(name);
-    const credential = request.auth.startsWith('token:') ? token : request.auth.startsWith('user:') ? (recorded('auth.login').answer as { jwt: string }).jwt : undefined;
-    const api = client(server.url, credential ? bearer(credential) : {});
-    const v5Path = request.path === '/graphql' ? '/v5/graphql' : request.path.replace(/^\/api\//, '/v5/api/');
-    const answer = request.method === 'GET' ? await api.get(v5Path) : await api.post(v5Path, request.body);
+    const answer = await ask(request);
     const comparable = (body: unknown) => (expected.idsChanged ? withoutIds(body) : body);
     expect({ status: answer.status, body: comparable(answer.body) }).toEqual({ status: request.status, body: comparable(asStored(request.answer, new Set(expected.undraftedFields))) });
   });
 
+  it.each((expected.draftReads ?? []).map((name) => [name] as const))('answers %s (the draft view, pending drafts kept) as Strapi 5 did, ids aside', async (name) => {
+    const request = recorded(name);
+    const answer = await ask(request);
+    expect({ status: answer.status, body: withoutIds(answer.body) }).toEqual({ status: request.status, body: withoutIds(asStored(request.answer, new Set(expected.undraftedFields))) });
+  });
+
+  it.runIf(set === 'blog')('answers a pending draft with its own attributes, components and zone, and its live row\'s relations and media (reported)', async () => {
+    const request = recorded('pending.articles.draft.links');
+    const answer = await ask(request);
+    const published = (recorded('pending.articles.published').answer as { data: Record<string, unknown>[] }).data;
+    // Strapi's answer, but "Pending links" with the relations and media of its published version.
+    const strapi = (request.answer as { data: Record<string, unknown>[] }).data.map((entry) => {
+      if (entry.title !== 'Pending links (draft)') return entry;
+      const live = published.find((p) => p.documentId === entry.documentId)!;
+      return { ...entry, category: live.category, tags: live.tags, cover: live.cover };
+    });
+    expect((request.answer as { data: { category: unknown }[] }).data.map((e) => e.category)).not.toEqual(strapi.map((e) => e.category));
+    expect({ status: answer.status, body: withoutIds(answer.body.data) }).toEqual({ status: request.status, body: withoutIds(asStored(strapi, new Set(expected.undraftedFields))) });
+  });
+
   it.runIf(set === 'blog')('imports never-published documents as unpublished entries, with their own relations', async () => {
-    const published = new Set((recorded('final.articles.published').answer as { data: { documentId: string }[] }).data.map((e) => e.documentId));
+    const published = new Set((recorded('pending.articles.published').answer as { data: { documentId: string }[] }).data.map((e) => e.documentId));
     const strapiDrafts = (recorded('final.articles.draft').answer as { data: { documentId: string }[] }).data.filter((e) => !published.has(e.documentId));
     const ours = (await client(server.url, bearer(token)).get(recorded('final.articles.draft').path.replace(/^\/api\//, '/v5/api/'))).body as { data: { documentId: string; title: string }[] };
     const draftOnly = ours.data.filter((e) => !published.has(e.documentId));
@@ -167,12 +250,12 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
     expect(draftOnly.filter((e) => !strapiDrafts.some((d) => d.documentId === e.documentId)).map((e) => e.title)).toEqual(['GraphQL draft']);
   });
 
-  it.runIf(set === 'i18n')('contentgen import --dry-run says it reads a Strapi 5 database and names the pending draft', async () => {
-    const { code, stdout, stderr } = await runCli('import', project, '-o', built.dir, '--dry-run');
+  it.runIf(set === 'i18n' && dialect === 'sqlite')('contentgen import --dry-run says it reads a Strapi 5 database and keeps the pending draft', async () => {
+    const { code, stdout, stderr } = await runCli('import', project.dir, '-o', built.dir, '--dry-run');
     expect(code).toBe(0);
     expect(stderr).toContain('a Strapi 5 database');
-    expect(stdout).toMatch(/note: pages: api::page\.page document te4on90q4ma1h645a5ex1fu7 \(fr\) has unpublished edits \(draft row 16, published row 17\)/);
-    expect(stdout).toMatch(/pages: 5 draft row\(s\) of published documents left out/);
+    expect(stdout).toMatch(/pages: 1 pending draft\(s\) of published documents kept in pages_drafts/);
+    expect(stdout).toMatch(/pages: 4 draft row\(s\) of published documents without edits of their own left out/);
   });
 
   it.runIf(set === 'blog')('logs in with the passwords users gave Strapi 5, under their documentIds', async () => {
@@ -183,7 +266,7 @@ describe.each(Object.keys(sets))('import of the Strapi 5.54.0 "%s" database', (s
 });
 
 it('tells a Strapi 5 database by its tables, and an empty one by the project\'s @strapi/strapi version', async () => {
-  const project = await restoreStrapi5Project('blog');
+  const { dir: project } = await restoreStrapi5Project('blog');
   try {
     const layoutOf = async (file: string, dir: string) => {
       const source = openSqliteSource(file, 'UTC');

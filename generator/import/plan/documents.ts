@@ -12,9 +12,12 @@
  * SQLite, PostgreSQL and MySQL run alike, so it reads a database of any size where it is.
  */
 import type { ProblemLog } from '../check/problems.js';
-import type { StrapiSource } from '../source/types.js';
+import type { StrapiLayout } from '../source/layout.js';
+import type { NormalizedRow, StrapiSource } from '../source/types.js';
+import { liveIdColumn } from '../../../templates/runtime/entity/drafts.js';
 import { all } from './components.js';
 import type { LocalizationGroups } from './links.js';
+import type { LinkPlan } from './plan.js';
 
 /** `a` and `b` name the same locale (both NULL on a type without locales). */
 const sameLocale = (a: string, b: string) => `(${a}.locale = ${b}.locale OR (${a}.locale IS NULL AND ${b}.locale IS NULL))`;
@@ -108,19 +111,104 @@ export async function pendingDrafts(source: StrapiSource, uid: string, table: st
 }
 
 /**
- * What the import does with pending drafts: contentgen keeps no drafts of published entries
- * yet (issue #30 item 4), so each is a notice and the live version is imported. The one place
- * that will write them once the server stores them.
+ * The links of pending drafts that differ from their published rows' (relations of the type's
+ * own link tables, media of `files_related_mph`), by draft row: the attributes whose targets
+ * (each sent to its document's kept row, in Strapi's order) are not the published row's.
+ * contentgen's draft table has no links of its own yet (a draft's relations and media are its
+ * live row's, docs/strapi5.md "Drafts"), so these are what the import cannot keep.
  */
-export function keepPendingDrafts(drafts: readonly PendingDraft[], problems: ProblemLog): void {
+export async function pendingDraftLinkChanges(
+  source: StrapiSource,
+  tables: ReadonlySet<string>,
+  drafts: readonly PendingDraft[],
+  links: readonly LinkPlan[],
+  layout: StrapiLayout,
+): Promise<Map<number, string[]>> {
+  const q = source.quote;
+  const changed = new Map<number, string[]>();
+  if (drafts.length === 0) return changed;
+  const ids = drafts.flatMap((d) => [d.draftId, d.publishedId]).join(', ');
+  const compare = (attribute: string, targets: ReadonlyMap<number, number[]>) => {
+    for (const d of drafts) {
+      if (JSON.stringify(targets.get(d.draftId) ?? []) === JSON.stringify(targets.get(d.publishedId) ?? [])) continue;
+      changed.set(d.draftId, [...(changed.get(d.draftId) ?? []), attribute]);
+    }
+  };
+  const grouped = (rows: readonly NormalizedRow[], key: (r: NormalizedRow) => string) => {
+    const out = new Map<string, Map<number, number[]>>();
+    for (const r of rows) {
+      const byOwner = out.get(key(r)) ?? new Map<number, number[]>();
+      out.set(key(r), byOwner);
+      byOwner.set(Number(r.o), [...(byOwner.get(Number(r.o)) ?? []), Number(r.t)]);
+    }
+    return out;
+  };
+  for (const link of links) {
+    if (link.kind === 'localizations') continue;
+    if (link.kind === 'media') continue;
+    if (!tables.has(link.source.table) || !tables.has(link.targetTable.source)) continue;
+    const columns = await source.columns(link.source.table);
+    const order = columns.includes(link.source.orderColumn) ? `l.${q(link.source.orderColumn)}, ` : '';
+    const rows = await all(
+      source.select(
+        `SELECT l.${q(link.source.ownerColumn)} AS o, COALESCE(m.kept_id, l.${q(link.source.targetColumn)}) AS t FROM ${q(link.source.table)} l ` +
+          `LEFT JOIN ${rowMap(source, link.targetTable.source)} m ON m.row_id = l.${q(link.source.targetColumn)} ` +
+          `WHERE l.${q(link.source.ownerColumn)} IN (${ids}) ORDER BY l.${q(link.source.ownerColumn)}, ${order}l.id`,
+        [],
+        {},
+      ),
+    );
+    compare(link.attribute, grouped(rows, () => link.attribute).get(link.attribute) ?? new Map());
+  }
+  const media = links.filter((l) => l.kind === 'media');
+  if (media.length && tables.has(layout.mediaMorphs)) {
+    const rows = await all(
+      source.select(
+        `SELECT related_id AS o, file_id AS t, field FROM ${q(layout.mediaMorphs)} WHERE related_type = ? AND related_id IN (${ids}) ORDER BY related_id, field, ${q('order')}, id`,
+        [drafts[0]!.uid],
+        {},
+      ),
+    );
+    const byField = grouped(rows, (r) => String(r.field));
+    for (const link of media) compare(link.attribute, byField.get(link.attribute) ?? new Map());
+  }
+  return changed;
+}
+
+/**
+ * What the import does with pending drafts (docs/strapi5.md "Import from Strapi 5"): each is
+ * written to the type's draft table (`rows`, from `entryBatches` over the draft rows) as the
+ * draft of its imported live row. Its relations and media cannot be kept there (`linkChanges`):
+ * a draft whose links differ from its published row's is a notice naming them, its links are
+ * the live row's.
+ */
+export function pendingDraftRows(
+  drafts: readonly PendingDraft[],
+  batch: { readonly columns: readonly string[]; readonly rows: readonly unknown[][] },
+  keep: { readonly columns: ReadonlySet<string>; readonly firstId: number },
+): { columns: string[]; rows: unknown[][] } {
+  const liveOf = new Map(drafts.map((d) => [d.draftId, d.publishedId]));
+  const idAt = batch.columns.indexOf('id');
+  const kept = batch.columns.map((c, i) => [c, i] as const).filter(([c]) => c !== 'id' && keep.columns.has(c));
+  let next = keep.firstId;
+  return {
+    columns: ['id', liveIdColumn, ...kept.map(([c]) => c)],
+    rows: batch.rows.map((row) => [next++, liveOf.get(Number(row[idAt]))!, ...kept.map(([, i]) => row[i])]),
+  };
+}
+
+/** The report of pending drafts whose relations or media could not be kept (`pendingDraftLinkChanges`). */
+export function reportPendingDraftLinks(drafts: readonly PendingDraft[], changes: ReadonlyMap<number, readonly string[]>, problems: ProblemLog): void {
   for (const d of drafts) {
+    const fields = changes.get(d.draftId);
+    if (!fields?.length) continue;
     problems.add({
       level: 'notice',
       table: d.table,
-      kind: 'pending draft',
+      kind: 'pending draft links',
       rows: [d.draftId],
-      message: `${d.uid} document ${d.documentId}${d.locale ? ` (${d.locale})` : ''} has unpublished edits (draft row ${d.draftId}, published row ${d.publishedId}): its published version is imported`,
-      fix: 'publish the draft in Strapi before importing to keep its edits, or make them again in contentgen',
+      message: `${d.uid} document ${d.documentId}${d.locale ? ` (${d.locale})` : ''} has unpublished edits of ${fields.join(', ')} (draft row ${d.draftId}, published row ${d.publishedId}): its draft is imported with the published version's ${fields.join(', ')}`,
+      fix: 'publish the draft in Strapi before importing to keep these edits, or make them again in contentgen once a draft keeps its own relations and media',
     });
   }
 }

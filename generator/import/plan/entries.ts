@@ -69,6 +69,8 @@ export async function* entryBatches(
     readonly batchSize: number;
     /** The documentIds of the localization groups' entries (links.ts groupDocumentIds); the others get new ones. */
     readonly documentIds?: ReadonlyMap<number, string>;
+    /** Other rows of the type's table than its entries (a derived table, Strapi 5: pending drafts). */
+    readonly from?: string;
   },
 ): AsyncGenerator<EntryBatch> {
   const { source, problems } = fold;
@@ -77,7 +79,8 @@ export async function* entryBatches(
   // A Strapi 5 database's rows keep the documentId they have.
   const documentIdOf = (row: Readonly<Record<string, NormalizedValue>>, id: number) =>
     (typeof row[documentIdColumn] === 'string' && row[documentIdColumn] !== '' ? row[documentIdColumn] : undefined) ?? options.documentIds?.get(id) ?? newDocumentId();
-  const batches = fold.layout.documents ? source.select(`SELECT * FROM ${entryRows(source, plan, fold.layout)} d ORDER BY id`, [], types, options.batchSize) : source.rows({ table: plan.sourceTable }, types, options.batchSize);
+  const from = options.from ?? (fold.layout.documents ? entryRows(source, plan, fold.layout) : undefined);
+  const batches = from ? source.select(`SELECT * FROM ${from} d ORDER BY id`, [], types, options.batchSize) : source.rows({ table: plan.sourceTable }, types, options.batchSize);
   for await (const batch of batches) {
     const ids = batch.map((r) => Number(r.id));
     const folded = await foldComponents(fold, plan.componentsTable, ids, plan.componentFields);

@@ -39,6 +39,8 @@ const packageJson = (name: string) => ({
     '@strapi/plugin-users-permissions': strapiVersion,
     '@strapi/plugin-graphql': strapiVersion,
     'better-sqlite3': '11.10.0',
+    pg: '8.23.1',
+    mysql2: '3.24.6',
   },
 });
 
@@ -48,10 +50,21 @@ process.env.STRAPI_TELEMETRY_DISABLED = 'true';
 const { createStrapi } = require('@strapi/strapi');
 createStrapi({ appDir: __dirname, distDir: __dirname }).start();
 `,
+  // DATABASE_CLIENT: sqlite (the default), postgres or mysql (Strapi 5's name for MySQL/MariaDB through mysql2).
   'config/database.js': `const path = require('path');
-module.exports = ({ env }) => ({
-  connection: { client: 'sqlite', connection: { filename: path.join(__dirname, '..', env('DATABASE_FILENAME', '.tmp/data.db')) }, useNullAsDefault: true },
-});
+module.exports = ({ env }) => {
+  const client = env('DATABASE_CLIENT', 'sqlite');
+  const server = (port, user) => ({
+    host: env('DATABASE_HOST', '127.0.0.1'), port: env.int('DATABASE_PORT', port), database: env('DATABASE_NAME', 'strapi'),
+    user: env('DATABASE_USERNAME', user), password: env('DATABASE_PASSWORD', ''),
+  });
+  const connections = {
+    sqlite: { connection: { filename: path.join(__dirname, '..', env('DATABASE_FILENAME', '.tmp/data.db')) }, useNullAsDefault: true },
+    postgres: { connection: server(5432, 'postgres'), pool: { min: 0, max: 5 } },
+    mysql: { connection: server(3306, 'root'), pool: { min: 0, max: 5 } },
+  };
+  return { connection: { client, ...connections[client] } };
+};
 `,
   'config/server.js': `module.exports = ({ env }) => ({ host: env('HOST', '127.0.0.1'), port: env.int('PORT', 1337), app: { keys: env.array('APP_KEYS') } });
 `,
