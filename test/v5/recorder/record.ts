@@ -112,18 +112,18 @@ async function main(): Promise<void> {
   let schema: string;
   let dump: string;
   try {
-   const child = await startStrapi(appDir, 'server.js', { ...secrets, ...spec.env, ...database?.env, NODE_ENV: 'production', TZ: 'UTC', RECORD_TOKENS_FILE: tokensFile }, port);
-   try {
-    // Strapi 5 may answer /_health before bootstrap() has written the token.
-    for (let i = 0; i < 120 && !existsSync(tokensFile); i++) await new Promise((r) => setTimeout(r, 500));
-    const [token] = JSON.parse(readFileSync(tokensFile, 'utf8')) as { accessKey: string }[];
-    const full: Auth = { kind: 'token', name: 'full-access', key: token!.accessKey };
-    await spec.script(client, full);
-    schema = await recordSchema(client, full);
-   } finally {
-    await stopStrapi(child);
-   }
-   dump = database ? database.dump() : dumpSqlite(path.join(appDir, '.tmp', 'data.db'));
+    const child = await startStrapi(appDir, 'server.js', { ...secrets, ...spec.env, ...database?.env, NODE_ENV: 'production', TZ: 'UTC', RECORD_TOKENS_FILE: tokensFile }, port);
+    try {
+      // Strapi 5 may answer /_health before bootstrap() has written the token.
+      for (let i = 0; i < 120 && !existsSync(tokensFile); i++) await new Promise((r) => setTimeout(r, 500));
+      const [token] = JSON.parse(readFileSync(tokensFile, 'utf8')) as { accessKey: string }[];
+      const full: Auth = { kind: 'token', name: 'full-access', key: token!.accessKey };
+      await spec.script(client, full);
+      schema = await recordSchema(client, full);
+    } finally {
+      await stopStrapi(child);
+    }
+    dump = database ? database.dump() : dumpSqlite(path.join(appDir, '.tmp', 'data.db'));
   } finally {
     await database?.drop();
   }
