@@ -9,6 +9,7 @@ import type { ProblemLog } from '../check/problems.js';
 import type { StrapiLayout } from '../source/layout.js';
 import type { NormalizedRow, StrapiSource } from '../source/types.js';
 import { keptLinkRows } from './documents.js';
+import { all } from '../source/all-rows.js';
 import { componentJsonValue } from '../write/encode.js';
 import type { ComponentField, ComponentPlan } from './plan.js';
 
@@ -172,8 +173,3 @@ async function readInstances(context: FoldContext, plan: ComponentPlan, ids: rea
   return out;
 }
 
-export async function all(batches: AsyncIterable<NormalizedRow[]>): Promise<NormalizedRow[]> {
-  const rows: NormalizedRow[] = [];
-  for await (const batch of batches) rows.push(...batch);
-  return rows;
-}

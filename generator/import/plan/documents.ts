@@ -15,7 +15,7 @@ import type { ProblemLog } from '../check/problems.js';
 import type { StrapiLayout } from '../source/layout.js';
 import type { NormalizedRow, StrapiSource } from '../source/types.js';
 import { liveIdColumn } from '../../../templates/runtime/entity/drafts.js';
-import { all } from './components.js';
+import { all } from '../source/all-rows.js';
 import type { LocalizationGroups } from './links.js';
 import type { LinkPlan } from './plan.js';
 

@@ -11,7 +11,7 @@
 import type { ProblemLog } from '../check/problems.js';
 import type { StrapiSource } from '../source/types.js';
 import type { StrapiLayout } from '../source/layout.js';
-import { all } from './components.js';
+import { all } from '../source/all-rows.js';
 import { keptLinkRows } from './documents.js';
 import type { LinkPlan } from './plan.js';
 
