@@ -164,4 +164,21 @@ describe('component instance ids', () => {
     const graphqlIds = graphql.data.articles.data.map((a: any) => ({ seo: a.attributes.seo ? Number(a.attributes.seo.id) : undefined, links: a.attributes.links.map((l: any) => Number(l.id)) }));
     expect(graphqlIds).toEqual(restIds);
   });
+
+  it('GraphQL refuses another entry’s instance as Strapi 4.26.2 does (observed); a zone’s too, which Strapi answers as an internal error', async () => {
+    const a = (await ok(api.post(`/api/articles${q}`, { data: article('Ninth') }))).data;
+    const b = (await ok(api.post(`/api/articles${q}`, { data: article('Tenth') }))).data;
+    const refused = (field: string) => ({
+      errors: [{
+        message: `Some of the provided components in ${field} are not related to the entity`,
+        path: ['updateArticle'],
+        extensions: { error: { name: 'ApplicationError', message: `Some of the provided components in ${field} are not related to the entity`, details: {} }, code: 'STRAPI_APPLICATION_ERROR' },
+      }],
+      data: { updateArticle: null },
+    });
+    const seo = await ok(api.post('/graphql', { query: `mutation { updateArticle(id: ${b.id}, data: { seo: { id: ${a.attributes.seo.id}, metaTitle: "x" } }) { data { id } } }` }));
+    expect({ ...seo, errors: seo.errors.map(({ locations: _l, ...e }: any) => e) }).toEqual(refused('seo'));
+    const zone = await ok(api.post('/graphql', { query: `mutation { updateArticle(id: ${b.id}, data: { blocks: [{ __typename: "ComponentSharedQuote", id: ${a.attributes.blocks[0].id}, body: "x" }] }) { data { id } } }` }));
+    expect({ ...zone, errors: zone.errors.map(({ locations: _l, ...e }: any) => e) }).toEqual(refused('blocks'));
+  });
 });

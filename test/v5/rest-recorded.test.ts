@@ -27,7 +27,7 @@ const localizationsOrder = "the order of `localizations` once a locale `xx` exis
 const localesStar = '`locale=*` lists: Strapi 5 populates `localizations` as [] (the `*` applied to the populated entries too); here an entry\'s other locales';
 const idOrder = 'row order: Strapi gives the published copy a new id at every publish, so an unsorted (or id-sorted) list comes in publish order there';
 const inverseOrder = 'the other side of a relation: Strapi links the new published row last at every publish';
-const roleIds = 'role ids: Strapi creates Authenticated (1) and Public (2) first, then the other roles; this server inserts the roles of permissions.json by type (authenticated, editor, public), which v4 answers and tests rely on (Strapi 4.26.2 creates them in Strapi 5\'s order too)';
+const roleIds = 'the editor role\'s description: the recorder\'s bootstrap creates it as "Role editor"; this server gives a role permissions.json does not describe `Role "editor" declared in permissions.json.` (ids and order are Strapi\'s since roles are created Authenticated, Public, then the others, as Strapi 4.26.2 and 5 do)';
 const strapiBug500 = 'an upload with a documentId as refId: 500 in Strapi 5 (and the file is written anyway), 400 here';
 const componentRef = 'an upload whose `field` is not a media field (ref shared.seo, field metaTitle): 201 in Strapi 5, which checks no link and stores a link row nothing reads; 400 here, as on v4 (a link that cannot be made is refused before the file is stored)';
 
