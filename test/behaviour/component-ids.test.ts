@@ -147,6 +147,10 @@ describe('component instance ids', () => {
     expect(await error({ seo: 'x' })).toEqual(['seo must be a `object` type, but the final value was: `"x"`.']);
     expect(await error({ blocks: ['x'] })).toEqual(['blocks[0] must be a `object` type, but the final value was: `null` (cast from the value `"x"`).']);
     expect(await error({ blocks: [{ body: 'x' }] })).toEqual(['blocks[0].__component is a required field']);
+    expect(await error({ blocks: [{ __component: null }] })).toEqual([
+      'blocks[0].__component must be a `string` type, but the final value was: `null`.',
+      'blocks[0].__component must be one of the following values: shared.quote, shared.rich-text',
+    ]);
     expect(await error({ blocks: [{ __component: 'shared.quote', title: { x: 1 } }] })).toEqual(['blocks[0].title must be a `string` type, but the final value was: `{\n  "x": "1"\n}`.']);
     // A list or zone cannot be cleared with null (create or update): [] clears it.
     expect(await error({ blocks: null })).toEqual(['blocks must be a `array` type, but the final value was: `null`.']);

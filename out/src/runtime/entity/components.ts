@@ -247,8 +247,14 @@ async function zoneValue(run: FieldRun, field: DynamicZoneFieldMeta, value: unkn
       const label = yupPath([...itemPath, '__component']);
       // Strapi 4.26.2 lists every component of the project here, in the order it read their
       // files, and accepts any of them: the zone's own are listed and accepted (docs/rest.md).
-      const message = uid === undefined ? `${label} is a required field` : `${label} must be one of the following values: ${field.components.join(', ')}`;
-      run.issues.push({ path: [...itemPath, '__component'], message, name: 'ValidationError' });
+      const issue = (message: string) => run.issues.push({ path: [...itemPath, '__component'], message, name: 'ValidationError' });
+      if (uid === undefined) {
+        issue(`${label} is a required field`);
+        return null;
+      }
+      // A null one fails yup's string type and the list both (observed).
+      if (uid === null) issue(notTypeMessage(label, 'string', null, null));
+      issue(`${label} must be one of the following values: ${field.components.join(', ')}`);
       return null;
     }
     return instanceValue(run, component, item, itemPath, { ...at, inZone: true });
