@@ -111,6 +111,15 @@ export class BodySyntaxError extends ApplicationError {
   override name = 'SyntaxError';
 }
 
+/**
+ * A plain `Error` given a status, as some Strapi v4 code throws one (its entity service's
+ * dynamic-zone id check): Strapi's errors middleware answers `{status, name: 'Error', message}`,
+ * no `details`.
+ */
+export class PlainStatusError extends ApplicationError {
+  override name = 'Error';
+}
+
 /** `Invalid parameter <key>`: the error Strapi's validateQuery raises for unknown or private keys. */
 export function invalidParameter(key: string): ValidationError {
   return new ValidationError(`Invalid parameter ${key}`);
@@ -151,7 +160,7 @@ interface ErrorBody {
  */
 export function toErrorBody(err: unknown): ErrorBody {
   if (!(err instanceof ApplicationError) && isDatabaseUnavailable(err)) return toErrorBody(new ServiceUnavailableError());
-  if (err instanceof BodySyntaxError) return { status: err.status, name: err.name, message: err.message };
+  if (err instanceof BodySyntaxError || err instanceof PlainStatusError) return { status: err.status, name: err.name, message: err.message };
   if (err instanceof ApplicationError) {
     return { status: err.status, name: err.name, message: err.message, details: err.details };
   }

@@ -129,7 +129,7 @@ describe('relation writes', () => {
 });
 
 describe('components and dynamic zones', () => {
-  it('are written whole, returned with ids, and keep ids on update', async () => {
+  it('are written whole, returned with ids, and keep ids (and what is left out) on update', async () => {
     const created = await ok(
       api.post('/api/articles?populate=*', {
         data: {
@@ -149,7 +149,10 @@ describe('components and dynamic zones', () => {
       { id: expect.any(Number), __component: 'shared.rich-text', body: '# R' },
     ]);
     const updated = await ok(api.put(`/api/articles/${created.data.id}?populate[seo]=true`, { data: { seo: { id: a.seo.id, metaTitle: 'New' } } }));
-    expect(updated.data.attributes.seo).toEqual({ id: a.seo.id, metaTitle: 'New', metaDescription: null });
+    // An instance named by its id is updated in place, as Strapi 4.26.2 does (observed): the description it leaves out stays.
+    expect(updated.data.attributes.seo).toEqual({ id: a.seo.id, metaTitle: 'New', metaDescription: 'Desc' });
+    const replaced = await ok(api.put(`/api/articles/${created.data.id}?populate[seo]=true`, { data: { seo: { metaTitle: 'Other' } } }));
+    expect(replaced.data.attributes.seo).toEqual({ id: expect.any(Number), metaTitle: 'Other', metaDescription: null });
   });
 
   it('are not returned unless populated', async () => {
@@ -163,7 +166,9 @@ describe('components and dynamic zones', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details.errors).toEqual([
       { path: ['seo', 'metaTitle'], message: 'seo.metaTitle must be defined.', name: 'ValidationError' },
-      { path: ['blocks', '0', '__component'], message: 'blocks.0.__component must be one of the following values: shared.quote, shared.rich-text', name: 'ValidationError' },
+      // yup's path in the message, as Strapi 4.26.2 (observed: blocks[0].__component). Strapi lists every
+      // component of the project there and adds an {path: [], message: 'Invalid relations'} issue: docs/rest.md.
+      { path: ['blocks', '0', '__component'], message: 'blocks[0].__component must be one of the following values: shared.quote, shared.rich-text', name: 'ValidationError' },
     ]);
   });
 
@@ -184,8 +189,10 @@ describe('components and dynamic zones', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({ status: 400, name, message: `Some of the provided components in ${field} are not related to the entity`, details: {} });
     }
-    // v4 takes such an instance as a new one (component-ids.test.ts).
-    expect((await api.put(`/api/articles/${mine.id}`, { data: { seo: { id: theirs.seo.id, metaTitle: 'x' } } })).status).toBe(200);
+    // v4 refuses it too, with Strapi 4.26.2's envelope (observed; component-ids.test.ts).
+    expect((await api.put(`/api/articles/${mine.id}`, { data: { seo: { id: theirs.seo.id, metaTitle: 'x' } } })).body.error).toEqual({
+      status: 400, name: 'ApplicationError', message: 'Some of the provided components in seo are not related to the entity', details: {},
+    });
   });
 
   it('dynamic zone fragments: populate[blocks][on][shared.quote]', async () => {

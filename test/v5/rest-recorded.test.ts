@@ -27,7 +27,7 @@ const localizationsOrder = "the order of `localizations` once a locale `xx` exis
 const localesStar = '`locale=*` lists: Strapi 5 populates `localizations` as [] (the `*` applied to the populated entries too); here an entry\'s other locales';
 const idOrder = 'row order: Strapi gives the published copy a new id at every publish, so an unsorted (or id-sorted) list comes in publish order there';
 const inverseOrder = 'the other side of a relation: Strapi links the new published row last at every publish';
-const roleIds = 'role ids: Strapi creates Authenticated (1) and Public (2) first, then the other roles; this server inserts the roles of permissions.json by type (authenticated, editor, public), which v4 answers and tests rely on (Strapi 4.26.2 creates them in Strapi 5\'s order too)';
+const roleIds = 'the editor role\'s description: the recorder\'s bootstrap creates it as "Role editor"; this server gives a role permissions.json does not describe `Role "editor" declared in permissions.json.` (ids and order are Strapi\'s since roles are created Authenticated, Public, then the others, as Strapi 4.26.2 and 5 do)';
 const strapiBug500 = 'an upload with a documentId as refId: 500 in Strapi 5 (and the file is written anyway), 400 here';
 const draftLinks = 'relations and media saved in a draft of a published document (400 here: a draft has its live row\'s, docs/strapi5.md "Drafts", Not yet); the draft read then shows the live row\'s';
 const graphqlReplayed = 'a read after the GraphQL script: here its mutations reach the v4 endpoint (see above), so its documents differ (Strapi 5\'s "GraphQL draft" is a draft only there)';

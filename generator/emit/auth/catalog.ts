@@ -62,11 +62,14 @@ export interface RoleDefinition {
 
 /**
  * The roles of permissions.json (public and authenticated always exist), each with the
- * plugin's default actions added for the two default roles. Sorted by type; actions sorted.
+ * plugin's default actions added for the two default roles; actions sorted. In the order a new
+ * database gets them (their ids): Authenticated (1) and Public (2) first, as Strapi 4.26.2's
+ * users-permissions bootstrap creates them, then the others by type (docs/auth.md).
  */
 export function roleDefinitions(ir: Schema): RoleDefinition[] {
   const types = new Set(['authenticated', 'public', ...Object.keys(ir.permissions)]);
-  return [...types].sort(compare).map((type) => {
+  const builtIn = (type: string) => (type === 'authenticated' ? 0 : type === 'public' ? 1 : 2);
+  return [...types].sort((a, b) => builtIn(a) - builtIn(b) || compare(a, b)).map((type) => {
     const declared = ir.permissions[type] ?? [];
     const defaults = type === 'public' || type === 'authenticated' ? defaultRoleActions[type] : [];
     return {

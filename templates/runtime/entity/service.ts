@@ -5,7 +5,7 @@
  * transaction (entry row, link rows, component JSON), so a failure leaves nothing behind.
  */
 import type { Database, TransactionOptions } from '../db/database.js';
-import { NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
+import { ApplicationError, NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
 import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulateCached } from '../populate/cache.js';
@@ -376,6 +376,8 @@ export class EntityService {
     const nested = pickNonScalarInput(this.meta, input);
     // New component instances of every field get their ids together once all is valid (one lock order, three statements).
     const fresh = new Map<string, Record<string, unknown>[]>();
+    // An update naming component instances the entry does not hold is refused once the input is otherwise valid (components.ts).
+    const unrelated: ApplicationError[] = [];
     const componentValues = new Map<string, unknown>();
     const links: [LinkField, RelationInput][] = [];
     const morphs: [MorphFieldMeta, MorphInput][] = [];
@@ -387,7 +389,7 @@ export class EntityService {
           if (value === undefined && mode === 'update') continue;
           if (value === undefined && !(field.kind === 'dynamiczone' || field.repeatable || field.required)) continue;
           const json = await prepareNestedValue(
-            { db: tx, registry: this.options.registry, hashPassword: this.options.hashPassword, now, fresh },
+            { db: tx, registry: this.options.registry, hashPassword: this.options.hashPassword, now, fresh, update: mode === 'update', unrelated },
             field as ComponentFieldMeta | DynamicZoneFieldMeta,
             value,
             stored?.[field.name] ?? null,
@@ -409,6 +411,7 @@ export class EntityService {
       }
     }
     if (issues.length > 0) throw validationErrors(issues);
+    if (unrelated[0]) throw unrelated[0];
     await assignComponentIds(tx, this.options.registry, fresh);
     for (const [name, json] of componentValues) data[name] = json;
     return { data, links, morphs };

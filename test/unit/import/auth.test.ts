@@ -212,10 +212,11 @@ describe('roles and permissions', () => {
       expect(validateModels(await loadModels(dir))).toEqual([]);
       // The build names the roles as Strapi did.
       const roles = roleDefinitions(buildIr(await loadModels(dir), 'sqlite'));
+      // In the order a new database creates them: Authenticated, Public, then by type (Strapi 4.26.2's ids).
       expect(roles.map((r) => [r.type, r.name, r.description])).toEqual([
         ['authenticated', 'Authenticated', 'Default role given to authenticated user.'],
-        ['content_editor', 'Content Editor', 'Writes articles'],
         ['public', 'Public', 'Default role given to unauthenticated user.'],
+        ['content_editor', 'Content Editor', 'Writes articles'],
         ['role_2nd_shift', '2nd Shift', ''],
       ]);
     } finally {

@@ -283,8 +283,10 @@ export function usersPermissionsRoutes(deps: UsersPermissionsDeps): PluginRoute[
     }),
 
     route('GET', '/users-permissions/roles', 'role.find', async (ctx) => {
+      // In id order: Strapi 4.26.2's role service asks for `sort: ['name']`, which its query API
+      // ignores (it reads `orderBy`), so it answers the table's order (recorded on SQLite,
+      // PostgreSQL and MariaDB: fixtures/strapi-data/import/answers.*.json).
       const [roles, counts] = await Promise.all([store.roles(db), store.userCounts(db)]);
-      roles.sort((a, b) => compare(String(a.name ?? ''), String(b.name ?? '')) || Number(a.id) - Number(b.id));
       ctx.body = { roles: roles.map((role) => ({ ...role, nb_users: counts.get(Number(role.id)) ?? 0 })) };
     }),
 
@@ -342,8 +344,4 @@ function body(ctx: AuthContext): unknown {
 
 function query(ctx: AuthContext): Record<string, unknown> {
   return parseQueryString(ctx.querystring);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -12,7 +12,7 @@
  * `extensions.error` carries `{ name, message, details }` of application errors.
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ApplicationError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ApplicationError, ForbiddenError, PlainStatusError, ServiceUnavailableError, UnauthorizedError, ValidationError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export const codes = {
@@ -57,7 +57,10 @@ export function formatError(error: GraphQLError, fallbackCode: string, log: (err
   const original = error.originalError;
   const unavailable = !applicationErrorOf(error) && original && isDatabaseUnavailable(original);
   if (unavailable) log(original); // told, not printed: the server logs an outage once (server.ts)
-  const app = unavailable ? new ServiceUnavailableError() : applicationErrorOf(error);
+  const found = unavailable ? new ServiceUnavailableError() : applicationErrorOf(error);
+  // A plain Error with a status in Strapi (a dynamic zone's unrelated component ids): its GraphQL
+  // answers "Internal Server Error" for it; here it is the application error it is (docs/graphql.md).
+  const app = found instanceof PlainStatusError ? new ApplicationError(found.message) : found;
   if (app) {
     const code =
       app instanceof ForbiddenError || app instanceof UnauthorizedError

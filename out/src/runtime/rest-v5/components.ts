@@ -4,10 +4,11 @@
  * id of another entry's instance, or of none): its `updateComponents` compares the ids given
  * for each component field with the field's stored ones before writing, 400 ApplicationError
  * `Some of the provided components in <field> are not related to the entity` (a dynamic zone:
- * the same text as a 400 BadRequestError, a plain error with status 400 there). The v4 service
- * here takes such an instance as a new one (test/behaviour/component-ids.test.ts), so the v5
- * dialect checks first; it reads the stored JSON of those fields only when the body names ids.
- * Top-level instances of each field are checked (Strapi also checks nested components).
+ * the same text as a 400 BadRequestError, a plain error with status 400 there). The service
+ * refuses them too, with Strapi 4.26.2's v4 envelopes (entity/components.ts), after validating
+ * the input; this check comes first, so the v5 dialect answers Strapi 5's. It reads the stored
+ * JSON of those fields only when the body names ids. Top-level instances of each field are
+ * checked here; nested ones by the service.
  */
 import type { Database } from '../db/database.js';
 import { parseStoredJson } from '../entity/component-holders.js';
