@@ -49,10 +49,9 @@ describe('depthLimitRule', () => {
 
   it('measures each fragment once: a fan-out of 2^40 spreads is instant', () => {
     const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i + 1} on A { ...F${i} ...F${i} }`).join(' ');
-    const started = performance.now();
+    // Measured once per fragment it ends at once; measured per spread it would not end at all (the test's timeout).
     expect(errors(`{ a { ...F40 } } fragment F0 on A { n } ${fragments}`, 2)).toEqual([]);
     expect(errors(`{ a { ...G40 } } fragment G0 on A { b { b { n } } } ${fragments.replace(/F/g, 'G')}`, 2)).toEqual(["'' exceeds maximum operation depth of 2"]);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('a fragment cycle is graphql-js\'s NoFragmentCyclesRule error, not a stack overflow', () => {
@@ -160,9 +159,8 @@ describe('operationCost', () => {
     expect(cost('query($s: Boolean!) { one { id title @skip(if: $s) tags @include(if: $s) { data { id } } } }', { s: true })).toBe(1 + 1 + 1 + 1 + 10);
     expect(cost('{ articles(pagination: { limit: 100 }) { ...C } } fragment C on Collection { data { ...A } } fragment A on Article { id title }')).toBe(1 + 1 + 100 * 2);
     const fragments = Array.from({ length: 60 }, (_, i) => `fragment F${i + 1} on Tag { ...F${i} ...F${i} }`).join(' ');
-    const started = performance.now();
+    // Costed once per fragment: 2^60 visits would never end (the test's timeout).
     expect(cost(`{ one { tags { data { ...F60 } } } } fragment F0 on Tag { id } ${fragments}`)).toBeGreaterThan(2 ** 60);
-    expect(performance.now() - started).toBeLessThan(200);
     expect(cost('{ one { ...A } } fragment A on Article { id ...A }')).toBe(2);
     expect(cost('{ __schema { types { name fields { name type { name } } } } }')).toBe(1 + 1 + 1 + 1 + 1 + 1 + 1);
   });
