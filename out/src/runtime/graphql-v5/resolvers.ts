@@ -196,7 +196,9 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      // An unsorted `localizations` in locale order, as on REST (populate/execute.ts withLocaleOrder).
+      if (field.name === 'localizations' && (args?.sort === undefined || args.sort === null) && target.fields['locale']) relationArgs.sort = ['locale:asc', 'id:asc'];
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
