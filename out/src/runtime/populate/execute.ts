@@ -40,10 +40,11 @@ const localeOrder = Symbol('localeOrder');
  * come in locale order (then row id), as Strapi 5.54.0 answers them. Strapi 5 reads them with
  * no ORDER BY (the i18n plugin's `localizations` is a join on `document_id`, @strapi/database
  * populate `oneToMany` with `joinColumn`), so the database picks: SQLite (Strapi's default and
- * the recordings') and MySQL walk its `<table>_documents_idx` index on (document_id, locale,
- * published_at), which is locale order; PostgreSQL scans the table. Locale order is the one
- * a v5 client sees on Strapi's default database and the same on every database here. v4
- * (Strapi 4.26.2: a join table, in link order) is not marked and keeps its order.
+ * the recordings') walks its `<table>_documents_idx` index on (document_id, locale,
+ * published_at), which is locale order (other databases may scan the table instead). Locale
+ * order is what a v5 client sees on Strapi's default database, the same on every database here.
+ * v4 (Strapi 4.26.2: a join table, in link order) is not marked and keeps its order. GraphQL's
+ * `localizations` are read otherwise (graphql-v5/resolvers.ts: row-id order).
  */
 export function withLocaleOrder<Q extends object>(query: Q): Q {
   return { ...query, [localeOrder]: true } as Q;
