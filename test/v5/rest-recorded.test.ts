@@ -23,7 +23,6 @@ const notRestApi = (request: RecordedRequest) => request.path === '/graphql';
 const sharedComponentIds = "component ids: a live row and its draft share them until a draft is saved here; Strapi's draft row has its own from the start, so it refuses the published row's ids in a write";
 const draftMedia = "an upload's refId is a live row's id here (a draft has its live row's media): Strapi's draft rows have ids of their own, so a file linked to one shows in the draft only";
 const draftLocales = "Strapi 5 copied an update's non-localized fields (views) to the other locales' published rows only, their draft rows kept the old values; here a draft is made from its live row when saved";
-const localizationsOrder = "the order of `localizations` once a locale `xx` exists: Strapi 5 lists en (its re-published row, a newer id) before xx, here xx comes first; not investigated yet";
 const localesStar = '`locale=*` lists: Strapi 5 populates `localizations` as [] (the `*` applied to the populated entries too); here an entry\'s other locales';
 const idOrder = 'row order: Strapi gives the published copy a new id at every publish, so an unsorted (or id-sorted) list comes in publish order there';
 const inverseOrder = 'the other side of a relation: Strapi links the new published row last at every publish';
@@ -66,11 +65,6 @@ const i18nKnownDifferences: Record<string, string> = {
   'pages.localize.fr.draft': draftLocales,
   'pages.list.*': localesStar,
   'pages.list.default': idOrder,
-  'pages.v4format.fr': localizationsOrder,
-  'pages.list.en': localizationsOrder,
-  'pages.list.fr': localizationsOrder,
-  'pages.findOne.fr': localizationsOrder,
-  'pages.findOne.default': localizationsOrder,
 };
 
 

@@ -80,6 +80,7 @@ export function createGraphqlV5(core: PluginCore): { schema: GraphQLSchema; midd
     // Strapi 5 (Apollo Server 4) answers resolver errors without `locations`.
     fieldError: ({ locations: _locations, ...error }) => error,
     plainVariableErrors: true,
+    negotiateMediaType: true,
     log: core.log,
   });
   return { schema, middleware };

@@ -86,6 +86,13 @@ export interface EndpointOptions {
    * error, as Strapi v4 (Apollo Server 3).
    */
   readonly plainVariableErrors?: boolean;
+  /**
+   * Answers in the media type the request's `Accept` prefers of `application/json` and
+   * `application/graphql-response+json` (GraphQL over HTTP), as Strapi 5 (Apollo Server 4) does;
+   * one that accepts neither is 406. Otherwise always `application/json`, as Strapi v4 (Apollo
+   * Server 3).
+   */
+  readonly negotiateMediaType?: boolean;
   readonly cache?: DocumentCache;
   readonly log: (err: unknown) => void;
 }
@@ -115,6 +122,8 @@ function unavailableFailure(error: unknown, log: (err: unknown) => void): Reques
   const { name, message, details } = new ServiceUnavailableError();
   return new RequestFailure(503, { errors: [{ message, extensions: { error: { name, message, details }, code: codes.serviceUnavailable } }] }, { 'Retry-After': String(retryAfterSeconds) });
 }
+
+const graphqlMediaTypes = ['application/json', 'application/graphql-response+json'] as const;
 
 export function graphqlEndpoint(options: EndpointOptions) {
   const cache = options.cache ?? new DocumentCache();
@@ -146,7 +155,15 @@ export function graphqlEndpoint(options: EndpointOptions) {
     }
     if (ctx.path !== options.endpoint) return next();
     let multipart: MultipartBody | undefined;
+    // Apollo Server 4's choice: no Accept (or */*) is JSON; `application/graphql-response+json`
+    // when preferred (Apollo Client 4 and urql ask for it first).
+    const negotiated = options.negotiateMediaType ? ctx.accepts(...graphqlMediaTypes) : 'application/json';
+    const mediaType = negotiated ? `${negotiated}; charset=utf-8` : 'application/json; charset=utf-8';
     try {
+      if (!negotiated && (ctx.method === 'POST' || ctx.query.query !== undefined)) {
+        // Strapi 5 runs the operation first, then refuses the answer; here nothing runs.
+        throw fail(406, `An 'accept' header was provided for this request which does not accept ${graphqlMediaTypes.map((t) => `${t}; charset=utf-8`).join(' or ')}`, codes.badRequest);
+      }
       if (ctx.method !== 'GET' && ctx.method !== 'POST') {
         throw fail(405, 'GraphQL is served over GET and POST only.', codes.badRequest, { Allow: 'GET, POST' });
       }
@@ -249,7 +266,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
       const unavailable = fieldErrors?.some((e) => e.extensions?.code === codes.serviceUnavailable);
       ctx.status = unavailable ? 503 : 200;
       if (unavailable) ctx.set('Retry-After', String(retryAfterSeconds));
-      ctx.type = 'application/json';
+      ctx.type = mediaType;
       ctx.body = json;
     } catch (thrown) {
       // Before execution too (e.g. looking up an API token): the database's absence is a GraphQL answer.
@@ -258,6 +275,7 @@ export function graphqlEndpoint(options: EndpointOptions) {
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       ctx.body = err.body;
+      ctx.type = mediaType;
     } finally {
       await multipart?.cleanup();
     }

@@ -4,6 +4,7 @@
  * documentId; non-localized fields follow the group; drafts per locale; GraphQL `locale`.
  */
 import { publicAuth, query, type Auth, type StrapiClient } from '../../import/recorder/client.js';
+import { recordI18nLocalizations } from './i18n-localizations.js';
 
 export async function recordI18n(client: StrapiClient, full: Auth): Promise<void> {
   const rec = client.record.bind(client);
@@ -71,4 +72,5 @@ export async function recordI18n(client: StrapiClient, full: Auth): Promise<void
   await gql('graphql.i18NLocales', `query { i18NLocales { documentId name code } }`, publicAuth);
   await gql('graphql.deletePage.fr', `mutation($documentId: ID!) { deletePage(documentId: $documentId, locale: "fr") { documentId } }`, full, { documentId: G });
   await gql('graphql.pages.afterDelete', `query { pages(locale: "*", sort: "heading:asc") { documentId heading locale } }`, publicAuth);
+  await recordI18nLocalizations(client, full);
 }

@@ -8,7 +8,7 @@
 import type { Database, TransactionOptions } from '../db/database.js';
 import { ApplicationError, NotFoundError, ValidationError, validationErrors, type ValidationIssue } from '../errors.js';
 import type { ComponentFieldMeta, ContentTypeMeta, DynamicZoneFieldMeta, FieldMeta, MorphFieldMeta, Registry } from '../meta.js';
-import { jsonFieldsFor, populateEntries, type EntryItem } from '../populate/execute.js';
+import { jsonFieldsFor, localeOrderOf, populateEntries, type EntryItem } from '../populate/execute.js';
 import { parsePopulateCached } from '../populate/cache.js';
 import type { PopulateTree } from '../populate/parse.js';
 import type { PopulateDeepOptions } from '../populate/deep.js';
@@ -123,7 +123,7 @@ export class EntityService {
           )
         : undefined,
     ]);
-    const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']));
+    const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']), localeOrderOf(query));
     return { data, meta: { pagination: plan.pagination.meta(total) as Record<string, number> } };
   }
 
@@ -151,7 +151,7 @@ export class EntityService {
     // findOne ignores publicationState, for the entry and for what it populates: Strapi's findOne
     // passes none, so drafts are listed in its relations (at any depth) as they are not in a live
     // list. A single type's GET is a find there (`relations`: its publicationState, live by default).
-    const [entry] = await this.toEntries(db, rows, plan.fields, tree, relations);
+    const [entry] = await this.toEntries(db, rows, plan.fields, tree, relations, localeOrderOf(query));
     return entry ?? null;
   }
 
@@ -336,11 +336,11 @@ export class EntityService {
     });
   }
 
-  private async toEntries(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree, publicationState: 'live' | 'preview'): Promise<Entry[]> {
+  private async toEntries(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree, publicationState: 'live' | 'preview', localizationsByLocale: boolean): Promise<Entry[]> {
     const entries = rows.map((row) => toEntry(this.meta, row, fields));
     const items: EntryItem[] = entries.map((entry, i) => ({ id: entry.id, row: rows[i]!, attributes: entry.attributes }));
     await populateEntries(
-      { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState },
+      { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState, localizationsByLocale },
       items,
       tree,
       this.meta,

@@ -196,7 +196,12 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      // An unsorted `localizations` in row-id order, as Strapi 5.54.0 answers it here (its resolver's
+      // `load` has no ORDER BY; SQLite reads it in rowid order, unlike REST's populate, which walks the
+      // documents index: populate/execute.ts withLocaleOrder). Strapi's published rows get new ids
+      // at every publish; these keep theirs, so a re-published locale is not moved last here.
+      if (field.name === 'localizations' && toRestSort(args?.sort) === undefined) relationArgs.sort = ['id:asc'];
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));

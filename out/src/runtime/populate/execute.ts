@@ -29,6 +29,29 @@ export interface PopulateContext {
   readonly maxRelationEntries: number;
   /** Default for draft & publish targets: `live` shows published entries only. */
   readonly publicationState: PublicationState;
+  /** A v5 read (`withLocaleOrder`): an unsorted `localizations` comes in locale order. */
+  readonly localizationsByLocale?: boolean;
+}
+
+const localeOrder = Symbol('localeOrder');
+
+/**
+ * `query` (a copy) marked as a Strapi 5 read: its populated `localizations`, when not sorted,
+ * come in locale order (then row id), as Strapi 5.54.0 answers them. Strapi 5 reads them with
+ * no ORDER BY (the i18n plugin's `localizations` is a join on `document_id`, @strapi/database
+ * populate `oneToMany` with `joinColumn`), so the database picks: SQLite (Strapi's default and
+ * the recordings') walks its `<table>_documents_idx` index on (document_id, locale,
+ * published_at), which is locale order (other databases may scan the table instead). Locale
+ * order is what a v5 client sees on Strapi's default database, the same on every database here.
+ * v4 (Strapi 4.26.2: a join table, in link order) is not marked and keeps its order. GraphQL's
+ * `localizations` are read otherwise (graphql-v5/resolvers.ts: row-id order).
+ */
+export function withLocaleOrder<Q extends object>(query: Q): Q {
+  return { ...query, [localeOrder]: true } as Q;
+}
+
+export function localeOrderOf(query: object): boolean {
+  return (query as { [localeOrder]?: boolean })[localeOrder] === true;
 }
 
 /** An entry read at some level: its raw row (JSON columns included) and its output. */
@@ -218,9 +241,12 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
       ...targetConditions(ctx, node, sql, 't'),
     ];
     const sorts = parseSort(node.target!, node.query.sort, ctx.registry);
-    const order = node.query.sort === undefined
-      ? `${sql.column(link.orderColumn, l)} ASC, ${sql.column('id', l)} ASC`
-      : compileOrderBy(sorts, sql, 't').replace(/^ORDER BY /, '');
+    const locale = ctx.localizationsByLocale && field.name === 'localizations' ? node.target!.fields['locale'] : undefined;
+    const order = node.query.sort !== undefined
+      ? compileOrderBy(sorts, sql, 't').replace(/^ORDER BY /, '')
+      : locale?.kind === 'scalar'
+        ? `${sql.column(locale.column, 't')} ASC, ${sql.column('id', 't')} ASC`
+        : `${sql.column(link.orderColumn, l)} ASC, ${sql.column('id', l)} ASC`;
     return (
       `SELECT ${sql.column(link.ownerColumn, l)} AS ${sql.ident('__owner')}, ${select} ` +
       `FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +

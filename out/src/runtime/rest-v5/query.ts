@@ -17,6 +17,7 @@ import { ValidationError } from '../errors.js';
 import type { ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import type { Database } from '../db/database.js';
 import { withDocumentView, type PublicationFilter } from '../entity/drafts.js';
+import { withLocaleOrder } from '../populate/execute.js';
 import { documentIdFilter } from './identity.js';
 import { QueryValidator } from './validate.js';
 
@@ -55,8 +56,10 @@ export class QueryTranslator {
     if (statusOf(query) === 'draft' && meta.draftAndPublish) out.publicationState = 'preview';
     if (meta.localized) this.locale(query, out);
     const filter = publicationFilterOf(publicationFilter, hasPublishedVersion);
-    // The document view the planner reads (entity/drafts.ts): the draft view or the live rows.
-    return meta.draftAndPublish ? withDocumentView(out, { status: statusOf(query), ...(filter === undefined ? {} : { filter }) }) : out;
+    // The document view the planner reads (entity/drafts.ts): the draft view or the live rows;
+    // `localizations` in locale order (populate/execute.ts withLocaleOrder).
+    const v5 = withLocaleOrder(out);
+    return meta.draftAndPublish ? withDocumentView(v5, { status: statusOf(query), ...(filter === undefined ? {} : { filter }) }) : v5;
   }
 
   /**
