@@ -55,6 +55,9 @@ export function sharedAttributeNames(json: unknown): string[] {
     .map(([name]) => name);
 }
 
+/** What Strapi 5's core sets on every content type, over a model's own (`@strapi/core` domain/content-type). */
+export const strapi5CoreAttributeNames: readonly string[] = ['createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy'];
+
 /** The attributes the plugin adds to a localized type. */
 export const i18nAttributeNames: readonly string[] = ['localizations', 'locale'];
 
@@ -67,17 +70,21 @@ export const i18nAttributeNames: readonly string[] = ['localizations', 'locale']
  * private virtual relation (nothing to serve). The models as Strapi 5 serves them: a localized
  * type's own two are dropped (withI18nAttributes adds them), another's `locale` becomes
  * `{ type: 'string', private: true }` and its `localizations` is dropped. The validation warns.
+ * Strapi 5's core likewise replaces a model's own timestamps and creator fields
+ * (`strapi5CoreAttributeNames`, `@strapi/core` domain/content-type: addTimestamps,
+ * addDraftAndPublish, addCreatorFields): they are dropped, contentgen adds its own.
  */
 export function withStrapi5OwnI18nAttributes(models: LoadedModels): LoadedModels {
   const replaced = (ct: RawContentType): RawContentType => {
     const json = ct.json as Json;
     const attributes = json?.attributes as Json | undefined;
-    if (ct.plugin || !attributes || !i18nAttributeNames.some((n) => Object.prototype.hasOwnProperty.call(attributes, n))) return ct;
+    const replacedNames = [...i18nAttributeNames, ...strapi5CoreAttributeNames];
+    if (ct.plugin || !attributes || !replacedNames.some((n) => Object.prototype.hasOwnProperty.call(attributes, n))) return ct;
     // Strapi's `_.set` keeps the attribute where the model declared it.
     const localized = isLocalizedType(json);
     const own = Object.fromEntries(
       Object.entries(attributes)
-        .filter(([name]) => name !== 'localizations' && !(localized && name === 'locale'))
+        .filter(([name]) => name !== 'localizations' && !(localized && name === 'locale') && !strapi5CoreAttributeNames.includes(name))
         .map(([name, a]) => [name, name === 'locale' ? { type: 'string', private: true } : a]),
     );
     return { ...ct, json: { ...json, attributes: own } };

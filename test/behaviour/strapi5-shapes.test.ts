@@ -8,6 +8,8 @@
  *    (`@strapi/i18n` register, extendContentTypes). On a type that is not localized it is a
  *    private string: written from a body, never answered, refused in filters; on a localized
  *    type it is the document's locale.
+ *  - a content type's own `createdAt` (Strapi 5's core sets its timestamps and creator fields
+ *    over a model's own): the server's timestamp;
  *  - a relation to a content type of an installed plugin that contentgen does not carry over
  *    (SKLINET/strapi-boilerplate's form block → `plugin::form-builder.built-form`): left out of
  *    answers and writes, as a relation to `admin::user` is;
@@ -50,6 +52,8 @@ describe("a content type's own `locale` on a type that is not localized (Strapi 
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ name: 'Ada', message: 'Hello', state: 'open', documentId: expect.any(String) });
     expect(created.body.data).not.toHaveProperty('locale');
+    // its own `createdAt` (a string) is Strapi 5's timestamp
+    expect(created.body.data.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const one = await api.get(`/v5/api/enquiries/${created.body.data.documentId}`);
     expect(one.status).toBe(200);
     expect(one.body.data).not.toHaveProperty('locale');

@@ -169,7 +169,7 @@ describe('model validation', () => {
     // Shapes of salahgh/leqta_strapi (a partner request with its own `locale`) and
     // SKLINET/strapi-boilerplate (a form block → plugin::form-builder.built-form); own models.
     const files = {
-      'enquiry.json': { kind: 'collectionType', info: { singularName: 'enquiry', pluralName: 'enquiries' }, attributes: { name: { type: 'string' }, locale: { type: 'string' }, note: { type: 'text' } } },
+      'enquiry.json': { kind: 'collectionType', info: { singularName: 'enquiry', pluralName: 'enquiries' }, attributes: { name: { type: 'string' }, locale: { type: 'string' }, note: { type: 'text' }, updatedBy: { type: 'string' } } },
       'landing.json': { kind: 'collectionType', info: { singularName: 'landing', pluralName: 'landings' }, pluginOptions: { i18n: { localized: true } }, attributes: { locale: { type: 'string' }, title: { type: 'string' }, localizations: { type: 'relation', relation: 'oneToMany', target: 'api::landing.landing' } } },
       'components/blocks/form-block.json': { collectionName: 'components_blocks_form_blocks', attributes: { form: { type: 'relation', relation: 'oneToOne', target: 'plugin::forms.form' }, other: { type: 'relation', relation: 'oneToOne', target: 'plugin::polls.poll' } } },
     };
@@ -185,6 +185,7 @@ describe('model validation', () => {
       ]);
       expect(v5.warnings.map(formatModelError)).toEqual([
         expect.stringContaining('enquiry.json /attributes/locale: content type "api::enquiry.enquiry", attribute "locale": Strapi 5 replaces a content type\'s own "locale" with its i18n field: a private string'),
+        'enquiry.json /attributes/updatedBy: content type "api::enquiry.enquiry", attribute "updatedBy": Strapi 5 replaces a content type\'s own "updatedBy" with its own creator field (a relation to admin::user); served so here, as on every type',
         expect.stringContaining('landing.json /attributes/locale: content type "api::landing.landing", attribute "locale": Strapi 5 replaces a content type\'s own "locale" with its i18n field: the document\'s locale'),
         expect.stringContaining('landing.json /attributes/localizations: content type "api::landing.landing", attribute "localizations": Strapi 5 replaces'),
         expect.stringContaining('components/blocks/form-block.json /attributes/form/target: component "blocks.form-block", attribute "form": relation target "plugin::forms.form" is a content type of plugin "forms", which the project installs'),

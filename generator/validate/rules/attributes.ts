@@ -11,7 +11,7 @@ import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
 import { documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
 import { strapiMajor } from '../../ir/project-plugins.js';
-import { i18nAttributeNames, isLocalizedType } from '../../ir/i18n.js';
+import { i18nAttributeNames, isLocalizedType, strapi5CoreAttributeNames } from '../../ir/i18n.js';
 
 export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
@@ -110,6 +110,11 @@ function checkAttributes(
       // Strapi 5 starts; its i18n replaces the attribute with its own (ir/i18n.ts withStrapi5OwnI18nAttributes).
       const localized = isLocalizedType(model.json);
       context.warn(model, at(), `${owner}: Strapi 5 replaces a content type's own "${name}" with its i18n field: ${localized ? `the document's ${name === 'locale' ? 'locale' : 'localizations'}, as on every localized type` : name === 'locale' ? 'a private string, written from a body but never answered, and refused in filters, sort and fields (the type is not localized)' : 'a private relation, never answered nor written (the type is not localized)'}; served so here`);
+      continue;
+    }
+    if (strapi5 && kind === 'content type' && !(model as { plugin?: string }).plugin && strapi5CoreAttributeNames.includes(name)) {
+      // Strapi 5 starts; its core replaces the attribute with its own (ir/i18n.ts withStrapi5OwnI18nAttributes).
+      context.warn(model, at(), `${owner}: Strapi 5 replaces a content type's own "${name}" with its own ${name.endsWith('By') ? 'creator field (a relation to admin::user)' : 'timestamp'}; served so here, as on every type`);
       continue;
     }
     if (reservedAttributeNames.includes(name) || (kind === 'content type' && name === documentIdPrismaField)) {
