@@ -74,7 +74,7 @@ export const i18nAttributeNames: readonly string[] = ['localizations', 'locale']
  * (`strapi5CoreAttributeNames`, `@strapi/core` domain/content-type: addTimestamps,
  * addDraftAndPublish, addCreatorFields): they are dropped, contentgen adds its own.
  */
-export function withStrapi5OwnI18nAttributes(models: LoadedModels): LoadedModels {
+export function withStrapi5ReplacedAttributes(models: LoadedModels): LoadedModels {
   const replaced = (ct: RawContentType): RawContentType => {
     const json = ct.json as Json;
     const attributes = json?.attributes as Json | undefined;
