@@ -12,6 +12,8 @@ import { schemaPath } from './emit/graphql/graphql.js';
 import { bannerText, migrationText, withHeader } from './write/banner.js';
 import type { FileMap } from './emit/file-map.js';
 import { buildIr } from './ir/build-ir.js';
+import { withStrapi5ReplacedAttributes } from './ir/i18n.js';
+import { strapiMajor } from './ir/project-plugins.js';
 import type { Schema } from './ir/types.js';
 import { defaultGraphqlInputs, loadGraphqlInputs, userConfigPath } from './load/load-graphql.js';
 import { loadModels } from './load/load-models.js';
@@ -68,7 +70,8 @@ export async function loadSchema(options: Pick<BuildOptions, 'modelsDir' | 'outD
   const { errors, warnings: modelWarnings } = checkModels(models);
   if (errors.length > 0) return { ok: false as const, errors, input };
 
-  const ir = buildIr(models, options.provider);
+  // A Strapi 5 project's own `locale`, `localizations`, timestamps and creator fields are Strapi 5's (ir/i18n.ts).
+  const ir = buildIr(input.project && strapiMajor(input.project.strapiVersion) >= 5 ? withStrapi5ReplacedAttributes(models) : models, options.provider);
   // Names the database would cut into one (PostgreSQL's 63 bytes): refused like a model error.
   if (ir.databaseNames?.errors.length) return { ok: false as const, errors: ir.databaseNames.errors, input };
   return { ok: true as const, input, ir, userCode, modelWarnings };

@@ -362,7 +362,9 @@ function buildAttributes(
         const relation = a.relation as RelationKind;
         // The admin panel's users: Strapi's Content API never serves them (their relations are
         // dropped from answers, populate and writes for every API caller); nothing stores them here.
-        if (a.target === adminUserUid) return { ...base, private: true, kind: 'relation', relation, target: a.target, toMany: relation === 'oneToMany' || relation === 'manyToMany', unstored: true };
+        // Likewise a content type of an installed plugin contentgen does not carry over
+        // (references.ts warns): not served, nothing stored.
+        if (a.target === adminUserUid || !context.naturalTables.has(a.target)) return { ...base, private: true, kind: 'relation', relation, target: a.target, toMany: relation === 'oneToMany' || relation === 'manyToMany', unstored: true };
         const storage = ownerUid === undefined ? undefined : relationLink(ownerUid, name, context);
         return {
           ...base,

@@ -55,8 +55,42 @@ export function sharedAttributeNames(json: unknown): string[] {
     .map(([name]) => name);
 }
 
+/** What Strapi 5's core sets on every content type, over a model's own (`@strapi/core` domain/content-type). */
+export const strapi5CoreAttributeNames: readonly string[] = ['createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy'];
+
 /** The attributes the plugin adds to a localized type. */
 export const i18nAttributeNames: readonly string[] = ['localizations', 'locale'];
+
+/**
+ * A Strapi 5 project's content type that declares `locale` or `localizations` itself: Strapi
+ * 5.54.0 starts, and its i18n (in the core) replaces them on every content type
+ * (`@strapi/i18n` register, extendContentTypes): on a localized type they are the document's
+ * locale and localizations; on any other type `locale` is a private, writable string (written
+ * from a body, never answered, refused in filters, sort and fields) and `localizations` a
+ * private virtual relation (nothing to serve). The models as Strapi 5 serves them: a localized
+ * type's own two are dropped (withI18nAttributes adds them), another's `locale` becomes
+ * `{ type: 'string', private: true }` and its `localizations` is dropped. The validation warns.
+ * Strapi 5's core likewise replaces a model's own timestamps and creator fields
+ * (`strapi5CoreAttributeNames`, `@strapi/core` domain/content-type: addTimestamps,
+ * addDraftAndPublish, addCreatorFields): they are dropped, contentgen adds its own.
+ */
+export function withStrapi5ReplacedAttributes(models: LoadedModels): LoadedModels {
+  const replaced = (ct: RawContentType): RawContentType => {
+    const json = ct.json as Json;
+    const attributes = json?.attributes as Json | undefined;
+    const replacedNames = [...i18nAttributeNames, ...strapi5CoreAttributeNames];
+    if (ct.plugin || !attributes || !replacedNames.some((n) => Object.prototype.hasOwnProperty.call(attributes, n))) return ct;
+    // Strapi's `_.set` keeps the attribute where the model declared it.
+    const localized = isLocalizedType(json);
+    const own = Object.fromEntries(
+      Object.entries(attributes)
+        .filter(([name]) => name !== 'localizations' && !(localized && name === 'locale') && !strapi5CoreAttributeNames.includes(name))
+        .map(([name, a]) => [name, name === 'locale' ? { type: 'string', private: true } : a]),
+    );
+    return { ...ct, json: { ...json, attributes: own } };
+  };
+  return { ...models, contentTypes: models.contentTypes.map(replaced) };
+}
 
 /** The models with `localizations` and `locale` added to each localized type's attributes. */
 export function withI18nAttributes(models: LoadedModels): LoadedModels {

@@ -10,6 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { ts } from 'ts-morph';
@@ -315,6 +316,21 @@ export function runModule(full: string, code: string, missing: (from: string, id
     if (local) return runModule(local, readFileSync(local, 'utf8'), missing, stubs);
     missing(full, id);
     return inertModule;
+  };
+  // `require.resolve(id)` (a plugin's config reading a file of a workspace package, as a Strapi 5
+  // monorepo's config/plugins.ts does): where Node finds it; else, as for a module it cannot
+  // load, a stand-in reported as not loaded: the empty file `os.devNull`, so that reading it
+  // (`readFileSync(require.resolve(…))`) gives '' and the rest of the file is still read.
+  require.resolve = (id: string, options?: { paths?: string[] }): string => {
+    try {
+      return nodeRequire.resolve(id, options);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+    }
+    const local = id.startsWith('.') ? localModule(path.resolve(path.dirname(full), id)) : undefined;
+    if (local) return local;
+    missing(full, id);
+    return os.devNull;
   };
   const module = { exports: {} as Record<string, unknown> };
   const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${commonJs}\n})`, { filename: full }) as (...args: unknown[]) => void;

@@ -89,6 +89,26 @@ describe('evaluating config/', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('warning: config/server.js → @example/scheduler-not-installed/cron-task: cannot be loaded here');
   });
+
+  it('gives a config `require.resolve`: a file Node finds, a project file, and for a workspace package that is not installed an empty stand-in (a Strapi 5 monorepo reads a theme file of its design system)', async () => {
+    // notum-cz/strapi-next-monorepo-starter's shape (own code): config/plugins.ts imports a
+    // helper that reads a CSS file of the monorepo's own package; Strapi starts with the
+    // workspace installed, the build stopped on "require.resolve is not a function".
+    await mkdir(path.join(project, 'config/plugins'), { recursive: true });
+    await writeFile(path.join(project, 'config/theme.css'), 'p { color: red }\n');
+    await writeFile(
+      path.join(project, 'config/plugins/editor.ts'),
+      "import { readFileSync } from 'node:fs';\nexport const editorConfig = () => ({ config: { css: readFileSync(require.resolve('@example/design-system-not-installed/theme.css'), 'utf8'), own: readFileSync(require.resolve('../theme.css'), 'utf8'), found: require.resolve('typescript').endsWith('.js') } });\n",
+    );
+    await writeFile(path.join(project, 'config/plugins.ts'), "import { editorConfig } from './plugins/editor';\nexport default () => ({ 'editor-not-installed': editorConfig() });\n");
+    await rm(path.join(project, 'config/plugins.js'), { force: true });
+    const config = loadProjectConfig(project, { environment: 'development', env: {} });
+    expect(config.plugins['editor-not-installed']).toEqual({ config: { css: '', own: 'p { color: red }\n', found: true } });
+    expect(config.unloaded).toEqual(['config/plugins/editor.ts → @example/design-system-not-installed/theme.css']);
+    const result = await build();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: config/plugins/editor.ts → @example/design-system-not-installed/theme.css: cannot be loaded here');
+  });
 });
 
 describe('building a project', () => {

@@ -165,6 +165,40 @@ describe('model validation', () => {
     }
   });
 
+  it("a Strapi 5 project: a type's own `locale`/`localizations` are Strapi 5's i18n fields (a warning), and a relation to an installed plugin's type is left out (a warning); Strapi 4 keeps refusing both", async () => {
+    // Shapes of salahgh/leqta_strapi (a partner request with its own `locale`) and
+    // SKLINET/strapi-boilerplate (a form block → plugin::form-builder.built-form); own models.
+    const files = {
+      'enquiry.json': { kind: 'collectionType', info: { singularName: 'enquiry', pluralName: 'enquiries' }, attributes: { name: { type: 'string' }, locale: { type: 'string' }, note: { type: 'text' }, updatedBy: { type: 'string' } } },
+      'landing.json': { kind: 'collectionType', info: { singularName: 'landing', pluralName: 'landings' }, pluginOptions: { i18n: { localized: true } }, attributes: { locale: { type: 'string' }, title: { type: 'string' }, localizations: { type: 'relation', relation: 'oneToMany', target: 'api::landing.landing' } } },
+      'components/blocks/form-block.json': { collectionName: 'components_blocks_form_blocks', attributes: { form: { type: 'relation', relation: 'oneToOne', target: 'plugin::forms.form' }, other: { type: 'relation', relation: 'oneToOne', target: 'plugin::polls.poll' } } },
+    };
+    const dir = await writeModels(files);
+    try {
+      const loaded = await loadModels(dir);
+      const customFields = { plugins: new Set<string>(), registered: new Map(), notInstalled: ['@acme/strapi-plugin-forms'] };
+      const project = (strapiVersion: string) => ({ ...loaded, project: { root: dir, strapiVersion, dependencies: { '@acme/strapi-plugin-forms': '1.0.0' } }, projectCustomFields: customFields as never });
+      const v5 = checkModels(project('5.54.0'));
+      expect(v5.errors.map(formatModelError)).toEqual([
+        // a plugin the project does not install: Strapi 5 does not start either
+        'components/blocks/form-block.json /attributes/other/target: component "blocks.form-block", attribute "other": relation target "plugin::polls.poll" does not exist.',
+      ]);
+      expect(v5.warnings.map(formatModelError)).toEqual([
+        expect.stringContaining('enquiry.json /attributes/locale: content type "api::enquiry.enquiry", attribute "locale": Strapi 5 replaces a content type\'s own "locale" with its i18n field: a private string'),
+        'enquiry.json /attributes/updatedBy: content type "api::enquiry.enquiry", attribute "updatedBy": Strapi 5 replaces a content type\'s own "updatedBy" with its own creator field (a relation to admin::user); served so here, as on every type',
+        expect.stringContaining('landing.json /attributes/locale: content type "api::landing.landing", attribute "locale": Strapi 5 replaces a content type\'s own "locale" with its i18n field: the document\'s locale'),
+        expect.stringContaining('landing.json /attributes/localizations: content type "api::landing.landing", attribute "localizations": Strapi 5 replaces'),
+        expect.stringContaining('components/blocks/form-block.json /attributes/form/target: component "blocks.form-block", attribute "form": relation target "plugin::forms.form" is a content type of plugin "forms", which the project installs'),
+      ]);
+      const v4 = checkModels(project('4.26.2'));
+      expect(v4.errors.map(formatModelError)).toEqual(expect.arrayContaining([
+        'enquiry.json /attributes/locale: content type "api::enquiry.enquiry", attribute "locale": "locale" is reserved (contentgen adds locale itself)',
+      ]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks two-way relations point at each other', async () => {
     const errors = await errorsOf({
       'article.json': article({ author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author', inversedBy: 'posts' } }),

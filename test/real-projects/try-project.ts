@@ -4,7 +4,7 @@
  *
  *   npx tsx test/real-projects/try-project.ts <project-root> [--name N] [--work /tmp/cg-try]
  *       [--modules-from DIR] [--build-only] [--keep]
- *       [--skip-plain] [--link-modules]
+ *       [--skip-plain] [--link-modules] [--v5 [--v5-prefix /v5/api]]
  *
  * Steps, each recorded in the one-line JSON result printed last (also appended to
  * <work>/results.jsonl):
@@ -24,6 +24,11 @@
  *            `filters[id][$eq]=`; single types: PUT then GET with populate=*; one GraphQL query
  *            when the project installs @strapi/plugin-graphql. A 5xx anywhere is a failure; 4xx
  *            answers are recorded separately (they can be this client's minimal values).
+ *   v5       (--v5) the same on the v5 mount (`v5.rest.prefix` of the emitted src/config.ts,
+ *            /v5/api by default) with Strapi's own SDK, @strapi/client, and the v4 login's JWT:
+ *            per collection type create, list and findOne with populate=*, filter by documentId,
+ *            delete by documentId; per single type PUT then GET; one `{ <plural> { documentId } }`
+ *            query on the v5 GraphQL path (/v5/graphql) when the project installs the plugin.
  * This is a survey tool, not part of the test suite.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +36,7 @@ import { createServer } from 'node:net';
 import { appendFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { strapi as strapiClient } from '@strapi/client';
 
 type Json = Record<string, unknown>;
 interface Attr { type?: string; required?: boolean; unique?: boolean; enum?: string[]; min?: number; max?: number; minLength?: number; maxLength?: number; regex?: string; component?: string; repeatable?: boolean; components?: string[]; relation?: string; target?: string; customField?: string; private?: boolean; multiple?: boolean; allowedTypes?: string[]; targetField?: string; default?: unknown }
@@ -379,6 +385,82 @@ try {
   result.documentation = `${'@strapi/plugin-documentation' in deps ? 'installed' : 'not installed'}: GET /documentation ${await status('/documentation')}`;
 } catch (e) {
   clientErrors.push(`client crashed: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
+}
+
+// ---------- 6. the v5 mount (--v5): Strapi's own v5 SDK, @strapi/client ----------
+async function v5Client(): Promise<void> {
+  const serverConfig = readFileSync(path.join(server, 'src/config.ts'), 'utf8');
+  const prefix = opt('--v5-prefix') ?? /v5\s*:\s*\{[^}]*rest\s*:\s*\{[^}]*prefix\s*:\s*'([^']+)'/.exec(serverConfig)?.[1] ?? '/v5/api';
+  const gqlPath = /v5\s*:\s*\{[\s\S]*?graphql\s*:\s*\{[^}]*path\s*:\s*'([^']+)'/.exec(serverConfig)?.[1] ?? '/v5/graphql';
+  const client = strapiClient({ baseURL: `${base}${prefix}`, ...(jwt ? { auth: jwt } : {}) });
+  const v5stats = { requests: 0, s5xx: 0, s4xx: 0 };
+  /** One SDK call: its status (0: no answer) and body; a 5xx is an error, a 4xx a warning. */
+  async function sdk<T>(what: string, f: () => Promise<T>): Promise<{ status: number; json: any }> {
+    v5stats.requests++;
+    try {
+      const json = (await f()) as any;
+      return { status: 200, json };
+    } catch (e) {
+      const r = (e as { response?: Response }).response;
+      if (!r) { clientErrors.push(`v5 ${what}: no answer (${(e as Error).message})`); return { status: 0, json: undefined }; }
+      const text = await r.text().catch(() => '');
+      let json: any; try { json = JSON.parse(text); } catch { json = text; }
+      const msg = JSON.stringify(json?.error ?? json).slice(0, 400);
+      if (r.status >= 500) { v5stats.s5xx++; clientErrors.push(`v5 ${what}: ${r.status} ${msg}`); }
+      else { v5stats.s4xx++; clientWarnings.push(`v5 ${what}: ${r.status} ${msg}`); }
+      return { status: r.status, json };
+    }
+  }
+  const perType: Json = {};
+  for (const c of collections) {
+    const plural = c.schema.info?.pluralName ?? '';
+    const col = client.collection(plural);
+    let created = await sdk(`create ${c.uid}`, () => col.create(entryOf(c.schema, 0, true)));
+    if (created.status === 400) created = await sdk(`create ${c.uid} (required only)`, () => col.create(entryOf(c.schema, 0, false)));
+    const doc = created.json?.data?.documentId as string | undefined;
+    if (created.status === 200 && typeof doc !== 'string') clientWarnings.push(`v5 create ${c.uid}: no documentId in ${JSON.stringify(created.json).slice(0, 200)}`);
+    const list = await sdk(`list ${c.uid}`, () => col.find({ populate: '*' }));
+    let one = 0, filtered = 0, deleted = 0;
+    if (doc) {
+      const o = await sdk(`findOne ${c.uid}`, () => col.findOne(doc, { populate: '*' }));
+      one = o.status;
+      if (o.status === 200 && o.json?.data?.documentId !== doc) clientWarnings.push(`v5 findOne ${c.uid}: answered ${JSON.stringify(o.json).slice(0, 200)}`);
+      const f = await sdk(`filter ${c.uid}`, () => col.find({ filters: { documentId: { $eq: doc } }, populate: '*' }));
+      filtered = f.status;
+      if (f.status === 200 && !(f.json?.data ?? []).some((e: any) => e.documentId === doc)) clientWarnings.push(`v5 filter ${c.uid}: document ${doc} not in the answer`);
+      deleted = (await sdk(`delete ${c.uid}`, () => col.delete(doc))).status;
+    }
+    perType[c.uid] = [created.status, list.status, one, filtered, deleted].join('/');
+  }
+  for (const c of singles) {
+    const single = client.single(c.schema.info?.singularName ?? '');
+    let put = await sdk(`put ${c.uid}`, () => single.update(entryOf(c.schema, 0, true)));
+    if (put.status === 400) put = await sdk(`put ${c.uid} (required only)`, () => single.update(entryOf(c.schema, 0, false)));
+    const get = await sdk(`get ${c.uid}`, () => single.find({ populate: '*' }));
+    perType[c.uid] = [put.status, get.status].join('/');
+  }
+  result.v5PerType = perType;
+  if (hasGraphql) {
+    const q = await call('POST', gqlPath, { query: '{ __schema { queryType { fields { name } } } }' }, 'v5 graphql introspection');
+    const fields = new Set<string>((q.json?.data?.__schema?.queryType?.fields ?? []).map((f: any) => f.name as string));
+    const camel = (s: string) => s.replace(/[-_]+([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
+    const target = collections.map((c) => camel(c.schema.info?.pluralName ?? '')).find((f) => fields.has(f)) ?? singles.map((c) => camel(c.schema.info?.singularName ?? '')).find((f) => fields.has(f));
+    if (q.status !== 200) result.v5graphql = `introspection ${q.status}`;
+    else if (!target) result.v5graphql = 'no content-type query field found';
+    else {
+      const r = await call('POST', gqlPath, { query: `{ ${target} { documentId } }` }, `v5 graphql ${target}`);
+      result.v5graphql = r.status === 200 && !r.json?.errors ? `ok (${target})` : `${r.status} ${JSON.stringify(r.json?.errors ?? r.json).slice(0, 300)}`;
+      if (r.status === 200 && r.json?.errors) clientWarnings.push(`v5 graphql ${target}: ${JSON.stringify(r.json.errors).slice(0, 300)}`);
+    }
+  } else {
+    const r = await fetch(`${base}${gqlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' }).catch(() => undefined);
+    result.v5graphql = `not installed; POST ${gqlPath} answers ${r?.status}`;
+  }
+  result.v5 = { prefix, requests: v5stats.requests, s5xx: v5stats.s5xx, s4xx: v5stats.s4xx };
+  result.v5client = v5stats.s5xx > 0 ? '5xx' : v5stats.s4xx > 0 ? 'ok with 4xx' : 'ok';
+}
+if (flag('--v5')) {
+  try { await v5Client(); } catch (e) { clientErrors.push(`v5 client crashed: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`); result.v5client = 'crashed'; }
 }
 result.requests = stats.requests;
 result.s5xx = stats.s5xx;

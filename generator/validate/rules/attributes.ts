@@ -11,6 +11,7 @@ import { didYouMean } from '../model-error.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationContext, type ValidationRule } from '../context.js';
 import { documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
 import { strapiMajor } from '../../ir/project-plugins.js';
+import { i18nAttributeNames, isLocalizedType, strapi5CoreAttributeNames } from '../../ir/i18n.js';
 
 export const nonScalarTypes = ['relation', 'media', 'component', 'dynamiczone', 'blocks', 'customField'] as const;
 export const relationKinds = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany'] as const;
@@ -104,6 +105,17 @@ function checkAttributes(
     }
     if (strapi5 && kind === 'content type' && draftAndPublish && snakeCase(name) === 'status') {
       context.warn(model, at(), `${owner}: The attribute name '${name}' on content type '${model.uid}' is reserved when 'draftAndPublish' is enabled. It conflicts with the Document Service / REST 'status' query parameter. Rename the attribute or disable the 'draftAndPublish' option. (Strapi 5's warning: the attribute is served, and written and filtered as any other; the v5 mount's \`?status=\` stays the draft/published switch.)`);
+    }
+    if (strapi5 && kind === 'content type' && !(model as { plugin?: string }).plugin && (i18nAttributeNames as readonly string[]).includes(name)) {
+      // Strapi 5 starts; its i18n replaces the attribute with its own (ir/i18n.ts withStrapi5ReplacedAttributes).
+      const localized = isLocalizedType(model.json);
+      context.warn(model, at(), `${owner}: Strapi 5 replaces a content type's own "${name}" with its i18n field: ${localized ? `the document's ${name === 'locale' ? 'locale' : 'localizations'}, as on every localized type` : name === 'locale' ? 'a private string, written from a body but never answered, and refused in filters, sort and fields (the type is not localized)' : 'a private relation, never answered nor written (the type is not localized)'}; served so here`);
+      continue;
+    }
+    if (strapi5 && kind === 'content type' && !(model as { plugin?: string }).plugin && strapi5CoreAttributeNames.includes(name)) {
+      // Strapi 5 starts; its core replaces the attribute with its own (ir/i18n.ts withStrapi5ReplacedAttributes).
+      context.warn(model, at(), `${owner}: Strapi 5 replaces a content type's own "${name}" with its own ${name.endsWith('By') ? 'creator field (a relation to admin::user)' : 'timestamp'}; served so here, as on every type`);
+      continue;
     }
     if (reservedAttributeNames.includes(name) || (kind === 'content type' && name === documentIdPrismaField)) {
       report([], `"${name}" is reserved (contentgen adds ${name} itself)`);

@@ -1,10 +1,14 @@
 import { resolveRelations } from '../../ir/relations.js';
 import { adminUserUid } from '../../ir/build-ir.js';
 import { didYouMean } from '../model-error.js';
+import { installsPlugin } from '../../load/load-custom-fields.js';
 import { attributesOf, isPlainObject, pointer, where, type ValidationRule } from '../context.js';
 
+/** Plugins whose content types contentgen serves itself: a target of theirs must exist. */
+const builtInPlugins = ['upload', 'users-permissions', 'i18n'];
+
 /**
- * Relation targets and components exist; two-way relations are stored as Strapi stores them
+ * Relation targets and components exist (or are a type of an installed plugin, left out); two-way relations are stored as Strapi stores them
  * (ir/relations.ts: what Strapi refuses is an error, what is ambiguous a warning); components
  * do not contain themselves.
  */
@@ -28,6 +32,13 @@ export const referencesRule: ValidationRule = ({ models, report, warn }) => {
           continue;
         }
         const target = contentTypes.get(attribute.target);
+        const plugin = /^plugin::([^.]+)\./.exec(attribute.target)?.[1];
+        if (!target && plugin && !builtInPlugins.includes(plugin) && models.project && models.projectCustomFields && installsPlugin(models.projectCustomFields, plugin)) {
+          // Strapi starts: the installed plugin registers the type. contentgen does not carry a
+          // plugin's own content types over, so the relation is left out, as admin::user's is.
+          warn(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" is a content type of plugin "${plugin}", which the project installs and contentgen does not carry over: the relation is left out of answers, populate and writes (Strapi serves it with the plugin's type)`);
+          continue;
+        }
         if (!target) {
           report(model, pointer('attributes', name, 'target'), `${owner}: relation target "${attribute.target}" does not exist.${didYouMean(attribute.target, [...contentTypes.keys()])}`);
           continue;

@@ -169,7 +169,7 @@ class V5Builder {
         ...(localized ? [{ name: 'locale', type: 'StringFilterInput' }, { name: 'localizations', type: filters }] : []),
         ...this.logical(meta),
       ]),
-      inputType(naming.inputName(meta), [...this.inputFields(meta), { name: 'publishedAt', type: 'DateTime' }, ...(localized ? [] : [{ name: 'locale', type: 'String' }])]),
+      inputType(naming.inputName(meta), [...this.inputFields(meta), { name: 'publishedAt', type: 'DateTime' }, ...(localized || meta.fields.locale ? [] : [{ name: 'locale', type: 'String' }])]),
       this.withCompat(
         objectType(type, [
           { name: 'documentId', type: 'ID!' },

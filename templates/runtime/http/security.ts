@@ -41,10 +41,22 @@ export const securityDefaults = {
  */
 export function securityHeaders(config: Record<string, unknown> = {}): Koa.Middleware {
   const options = mergeConfig(securityDefaults, config);
+  let restore = (header: string) => header;
+  if (isPlainObject(options.contentSecurityPolicy)) ({ csp: options.contentSecurityPolicy, restore } = withVerbatimKeywords(options.contentSecurityPolicy));
   const csp = options.contentSecurityPolicy;
   if (isPlainObject(csp) && csp.useDefaults !== false) options.contentSecurityPolicy = withDefaultsAfter(csp);
-  const recorded = hasFunctionDirective(options.contentSecurityPolicy) ? null : recordHeaders(options as HelmetOptions);
-  if (!recorded) return helmet(options as HelmetOptions) as unknown as Koa.Middleware;
+  const recorded = hasFunctionDirective(options.contentSecurityPolicy) ? null : recordHeaders(options as HelmetOptions)?.map(([name, value]) => [name, value === null ? null : restore(value)] as const);
+  if (!recorded) {
+    const perRequest = helmet(options as HelmetOptions) as unknown as Koa.Middleware;
+    return (ctx, next) =>
+      perRequest(ctx, () => {
+        for (const name of ['Content-Security-Policy', 'Content-Security-Policy-Report-Only']) {
+          const value = ctx.res.getHeader(name);
+          if (typeof value === 'string') ctx.res.setHeader(name, restore(value));
+        }
+        return next();
+      });
+  }
   return function constantSecurityHeaders(ctx, next) {
     const res = ctx.res;
     for (const [name, value] of recorded) {
@@ -75,6 +87,28 @@ function recordHeaders(options: HelmetOptions): HeaderWrite[] | null {
 function hasFunctionDirective(csp: unknown): boolean {
   if (!isPlainObject(csp) || !isPlainObject(csp.directives)) return false;
   return Object.values(csp.directives).some((value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')));
+}
+
+/**
+ * Keywords written without their quotes (`unsafe-inline`, `self`, `nonce-…`): helmet 8 refuses
+ * them ("should be quoted", at start, and in what a directive function answers); the helmet 6
+ * of Strapi 4.26.2 and 5.54.0 writes them as they are, so Strapi starts and sends them unquoted
+ * (a browser reads such an entry as a host name, not as the keyword: the policy is the
+ * project's). They go to helmet as placeholders it takes, put back in the headers it writes
+ * (real project: skin93/fleszevents-strapi5, `script-src: [..., "unsafe-inline"]`).
+ */
+const quotedKeywords = new Set(['none', 'self', 'strict-dynamic', 'report-sample', 'inline-speculation-rules', 'unsafe-inline', 'unsafe-eval', 'unsafe-hashes', 'wasm-unsafe-eval']);
+const needsQuotes = (entry: string) => quotedKeywords.has(entry) || /^(nonce|sha256|sha384|sha512)-/.test(entry);
+const placeholderPattern = /contentgen-verbatim-(\d+)/g;
+
+function withVerbatimKeywords(csp: Record<string, unknown>): { csp: Record<string, unknown>; restore: (header: string) => string } {
+  const entries: string[] = [];
+  const restore = (header: string) => (entries.length === 0 ? header : header.replace(placeholderPattern, (whole, i: string) => entries[Number(i)] ?? whole));
+  if (!isPlainObject(csp.directives)) return { csp, restore };
+  const placeholder = (entry: string) => `contentgen-verbatim-${entries.push(entry) - 1}`;
+  const entry = (v: unknown) => (typeof v === 'string' && needsQuotes(v) ? placeholder(v) : v);
+  const directives = Object.fromEntries(Object.entries(csp.directives).map(([name, value]) => [name, Array.isArray(value) ? value.map(entry) : entry(value)]));
+  return { csp: { ...csp, directives }, restore };
 }
 
 /**
