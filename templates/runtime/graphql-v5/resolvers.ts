@@ -16,6 +16,7 @@ import type { EntityService } from '../entity/service.js';
 import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
 import { Slot } from '../slot.js';
+import { draftLinksArg } from '../graphql/loader.js';
 import { applyWindow, matchesFilters, paginationMeta, resolveWindow, sortItems, toRestFilters, toRestSort, type ListLimits } from '../graphql/args.js';
 import type { GraphqlContext } from '../graphql/context.js';
 import type { ResolverMap } from '../graphql/extension.js';
@@ -195,7 +196,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}), ...(node.draft && owner.draftAndPublish ? { [draftLinksArg]: true } : {}) };
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
