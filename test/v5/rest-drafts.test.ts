@@ -5,7 +5,7 @@
  * only; a v4 write leaves the draft pending; the next v5 write without `status=draft` publishes
  * it onto the same row id; the user's code may discard it; deleting the document deletes it.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
@@ -23,7 +23,8 @@ describe('v5 REST: drafts of published documents', () => {
     // The user's code calls discardDraft (Strapi 5's Content API has no route for it): a custom route here.
     await writeFile(
       path.join(built.dir, 'src/api/article.ts'),
-      `import { defineContentApi } from '../runtime/extend/index.js';
+      `import { appendFileSync } from 'node:fs';
+import { defineContentApi } from '../runtime/extend/index.js';
 export default defineContentApi('api::article.article', {
   controllers: () => ({
     async discard(ctx) {
@@ -32,6 +33,27 @@ export default defineContentApi('api::article.article', {
     },
   }),
   routes: { custom: [{ method: 'POST', path: '/articles/:id/discard', handler: 'discard' }] },
+  lifecycles: {
+    beforeUpdate(event) {
+      appendFileSync('hooks.log', JSON.stringify({ action: event.action, id: event.params.where.id, data: event.params.data }) + '\\n');
+    },
+    afterUpdate(event) {
+      appendFileSync('hooks.log', JSON.stringify({ action: event.action, id: event.result.id, title: event.result.attributes.title, publishedAt: event.result.attributes.publishedAt }) + '\\n');
+    },
+  },
+});
+`,
+    );
+    // The app's in-process listener: the events a webhook would receive.
+    await writeFile(
+      path.join(built.dir, 'src/index.ts'),
+      `import { appendFileSync } from 'node:fs';
+import { defineApp } from './runtime/extend/index.js';
+
+export default defineApp({
+  onEvent(event) {
+    appendFileSync('events.log', JSON.stringify(event) + '\\n');
+  },
 });
 `,
     );
@@ -196,6 +218,27 @@ export default defineContentApi('api::article.article', {
     await api.put(`/v5/api/articles/${D}?status=draft`, { data: { tags: [t1.documentId] } }, auth);
     expect((await api.del(`/v5/api/articles/${D}`, auth)).status).toBe(204);
     expect((await api.get(`/v5/api/tags/${t1.documentId}?populate[articles][fields][0]=title`, auth)).body.data.articles).toEqual([]);
+  });
+  it('runs the update hooks and records entry.update for a draft save, as Strapi 5 does', async () => {
+    const created = (await api.post('/v5/api/articles', { data: { title: 'Hooked', slug: 'hooked' } }, auth)).body.data;
+    const saved = await api.put(`/v5/api/articles/${created.documentId}?status=draft`, { data: { title: 'Hooked (draft)' } }, auth);
+    expect(saved.status).toBe(200);
+    const lines = async (file: string) => (await readFile(path.join(built.dir, file), 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const hooks = (await lines('hooks.log')).filter((h) => h.id === created.id);
+    expect(hooks).toEqual([
+      { action: 'beforeUpdate', id: created.id, data: { title: 'Hooked (draft)' } },
+      { action: 'afterUpdate', id: created.id, title: 'Hooked (draft)', publishedAt: null },
+    ]);
+    // The event carries the draft (its delivery is asynchronous: wait for it).
+    let events: any[] = [];
+    for (let i = 0; i < 100 && !events.some((e) => e.event === 'entry.update'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      events = (await lines('events.log')).filter((e) => e.uid === 'api::article.article' && e.entry?.id === created.id);
+    }
+    expect(events.map((e) => e.event)).toEqual(['entry.create', 'entry.publish', 'entry.update']);
+    expect(events[2].entry).toMatchObject({ id: created.id, title: 'Hooked (draft)', publishedAt: null });
+    // The live row is unchanged.
+    expect((await api.get(`/api/articles/${created.id}`, auth)).body.data.attributes.title).toBe('Hooked');
   });
 });
 

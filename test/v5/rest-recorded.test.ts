@@ -29,6 +29,7 @@ const idOrder = 'row order: Strapi gives the published copy a new id at every pu
 const inverseOrder = 'the other side of a relation: Strapi links the new published row last at every publish';
 const roleIds = 'role ids: Strapi creates Authenticated (1) and Public (2) first, then the other roles; this server inserts the roles of permissions.json by type (authenticated, editor, public), which v4 answers and tests rely on (Strapi 4.26.2 creates them in Strapi 5\'s order too)';
 const strapiBug500 = 'an upload with a documentId as refId: 500 in Strapi 5 (and the file is written anyway), 400 here';
+const draftOtherSide = "the other side of a draft's relation in a status=draft read (an author's articles): Strapi 5 lists the draft rows linked to it; here a target's side reads the live links, a draft's links are read from its own side only";
 const componentRef = 'an upload whose `field` is not a media field (ref shared.seo, field metaTitle): 201 in Strapi 5, which checks no link and stores a link row nothing reads; 400 here, as on v4 (a link that cannot be made is refused before the file is stored)';
 
 const blogKnownDifferences: Record<string, string> = {
@@ -54,6 +55,7 @@ const blogKnownDifferences: Record<string, string> = {
   'authors.list': inverseOrder,
   'v4format.upload.files': componentRef,
   'final.articles.draft': draftMedia,
+  'draftLinks.author.articles.draft': draftOtherSide,
 };
 
 
