@@ -10,6 +10,7 @@ import { prismaSchemaPath } from '../emit/prisma/schema.js';
 import type { FileMap } from '../emit/file-map.js';
 import type { Provider } from '../ir/scalars.js';
 import { snakeCase } from '../ir/names.js';
+import { draftLinksBackfill } from './drafts.js';
 import { localeBackfill } from './i18n.js';
 import { delocalizedDocumentIds, documentIdBackfill, relaxedSchema, typesGainingDocumentId } from './document-id.js';
 import { findDataLoss, describe } from './data-loss.js';
@@ -72,7 +73,7 @@ export async function planMigration(outDir: string, files: FileMap, provider: Pr
   const gaining = rename ? typesGainingDocumentId(rename.ir, from) : [];
   const relaxed = gaining.length ? relaxedSchema(next, gaining) : next;
   const sql =
-    `${renames?.sql ?? ''}${rename ? delocalizedDocumentIds(rename.ir, from, provider) : ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: relaxed })}${rename ? localeBackfill(rename.ir, from, provider) : ''}` +
+    `${renames?.sql ?? ''}${rename ? delocalizedDocumentIds(rename.ir, from, provider) : ''}${previous === next && !renames?.sql ? '' : await diffSchemas({ provider, from, to: relaxed })}${rename ? localeBackfill(rename.ir, from, provider) : ''}${rename ? draftLinksBackfill(rename.ir, from, provider) : ''}` +
     (gaining.length ? `${documentIdBackfill(gaining, provider)}
 ${await diffSchemas({ provider, from: relaxed, to: next })}` : '');
   if (sql.trim() === '' && componentLosses.length === 0) return { dataLoss: [], errors: [] };

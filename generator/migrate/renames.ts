@@ -23,7 +23,7 @@ import type { Attribute, ContentType, Schema } from '../ir/types.js';
 import { attributeSummary, describeAttribute, type AttributeSummary, type LinkSummary, type ModelSummary } from '../changes/summary.js';
 import { constraintName } from './mysql-tables.js';
 import { argValue, listValue, parseAttributes, parsePrismaSchema, type PrismaAttribute, type PrismaModel, type PrismaSchema } from './prisma-schema.js';
-import { draftTableOf } from '../emit/prisma/schema.js';
+import { draftLinksTableOf, draftTableOf } from '../emit/prisma/schema.js';
 
 export type Rename =
   | { readonly kind: 'type'; readonly from: string; readonly to: string }
@@ -306,6 +306,7 @@ function storageRenames(map: RenameMap, ir: Schema, previous: ModelSummary, oldT
     // Its pending drafts (docs/strapi5.md "Drafts") have its own columns in a table named after its.
     const drafts = ct.draftAndPublish && oldTables.has(draftTableOf(stored.table)) ? draftTableOf(stored.table) : undefined;
     if (drafts) renameTable(drafts, draftTableOf(ct.names.table), `drafts of ${owner}`);
+    if (ct.draftAndPublish && oldTables.has(draftLinksTableOf(stored.table))) renameTable(draftLinksTableOf(stored.table), draftLinksTableOf(ct.names.table), `links of the drafts of ${owner}`);
     for (const [name, column] of Object.entries(stored.columns)) {
       const now = attributeOf(ct, map.attribute(owner, name));
       if (!now || !('column' in now)) continue;

@@ -84,6 +84,14 @@ describe('model validation', () => {
     expect(errors).toEqual(['draft.json /collectionName: content type "api::draft.draft": table "articles_drafts" is already used by the drafts of api::article.article']);
   });
 
+  it("reports a type whose table is another type's drafts' links table", async () => {
+    const errors = await errorsOf({
+      'article.json': { ...article({}), options: { draftAndPublish: true } },
+      'link.json': { ...article({}, { singularName: 'link', pluralName: 'links' }), collectionName: 'articles_drafts_lnk' },
+    });
+    expect(errors).toEqual(['link.json /collectionName: content type "api::link.link": table "articles_drafts_lnk" is already used by the drafts of api::article.article']);
+  });
+
   it('reports an enumeration without values', async () => {
     expect(await errorsOf({ 'article.json': article({ status: { type: 'enumeration', enum: [] } }) })).toEqual([
       'article.json /attributes/status/enum: content type "api::article.article", attribute "status": an enumeration needs a non-empty "enum" list of values',

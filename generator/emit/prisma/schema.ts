@@ -41,9 +41,11 @@ export function emitPrismaSchema(ir: Schema, extraModels: readonly PrismaModel[]
   // Draft models' names, distinct from every other model's (a type may be called `article-draft`).
   const others = new Namespace([...ir.contentTypes.map((ct) => ct.names.model), ...links.map((l) => l.link.model), ...morphModels(ir).map((m) => m.name), ...extraModels.map((m) => m.name)]);
   const drafts = new Map(ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => [ct.uid, others.claim(`${ct.names.model}Draft`)]));
+  const draftLinks = new Map(ir.contentTypes.filter((ct) => ct.draftAndPublish && hasLinks(ct)).map((ct) => [ct.uid, others.claim(`${ct.names.model}DraftLink`)]));
   const models: PrismaModel[] = [
     ...ir.contentTypes.map((ct) => contentTypeModel(ct, ir, links, drafts.get(ct.uid))),
-    ...ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => draftModel(ct, ir, drafts.get(ct.uid)!)),
+    ...ir.contentTypes.filter((ct) => ct.draftAndPublish).map((ct) => draftModel(ct, ir, drafts.get(ct.uid)!, draftLinks.get(ct.uid))),
+    ...ir.contentTypes.filter((ct) => draftLinks.has(ct.uid)).map((ct) => draftLinkModel(ct, ir, draftLinks.get(ct.uid)!, drafts.get(ct.uid)!)),
     ...links.map((l) => linkModel(l, ir.provider)),
     ...morphModels(ir),
     ...extraModels,
@@ -117,13 +119,23 @@ export function draftTableOf(table: string): string {
   return `${table}_drafts`;
 }
 
+/** The table of a draft & publish type's drafts' links (the runtime's entity/drafts.ts `draftLinksTableOf`). */
+export function draftLinksTableOf(table: string): string {
+  return `${table}_drafts_lnk`;
+}
+
+/** Whether a type has relations or media kept in link tables (its drafts then have links of their own). */
+function hasLinks(ct: ContentType): boolean {
+  return ct.attributes.some((a) => (a.kind === 'relation' || a.kind === 'media') && a.link !== undefined);
+}
+
 /**
  * `<table>_drafts`: a published entry's pending draft (Strapi 5's draft of a published
  * document, docs/strapi5.md "Drafts"), one row per live row (`live_id`, deleted with it), the
- * type's own columns without their unique constraints (a draft repeats its live row's values)
- * and without links: a draft's relations and media are its live row's.
+ * type's own columns without their unique constraints (a draft repeats its live row's values).
+ * Its relations and media are rows of `<table>_drafts_lnk` (draftLinkModel).
  */
-function draftModel(ct: ContentType, ir: Schema, name: string): PrismaModel {
+function draftModel(ct: ContentType, ir: Schema, name: string, linkModelName?: string): PrismaModel {
   const table = draftTableOf(ct.names.table);
   const fields: FieldRow[] = [];
   for (const a of ct.attributes) {
@@ -133,7 +145,29 @@ function draftModel(ct: ContentType, ir: Schema, name: string): PrismaModel {
   }
   const names = new Namespace(fields.map(([name]) => name));
   fields.push([names.claim('live'), ct.names.model, `@relation("${name}_live", fields: [liveId], references: [id], onDelete: Cascade${mapArgument(table, ['live_id'], 'fkey', ir.provider)})`]);
+  if (linkModelName) fields.push([names.claim('draftLinks'), `${linkModelName}[]`, `@relation("${linkModelName}_draft")`]);
   return { comment: `Pending drafts of published ${ct.names.model} entries`, name, table, fields, blockAttributes: [] };
+}
+
+/**
+ * `<table>_drafts_lnk`: the relations and media of the pending drafts (docs/strapi5.md
+ * "Drafts"): per draft (`live_id`, its live row's id; deleted with the draft) and field, the
+ * target ids in order (`position`). Made from the live links when the draft is made, copied
+ * onto them when it is published. One table for every link field of the type: a target id is
+ * checked when written and read through a join with its table, not by a foreign key.
+ */
+function draftLinkModel(ct: ContentType, ir: Schema, name: string, draftModelName: string): PrismaModel {
+  const table = draftLinksTableOf(ct.names.table);
+  const fields: FieldRow[] = [
+    ['id', 'Int', `@id${mapArgument(table, [], 'pkey', ir.provider, true)} @default(autoincrement())`],
+    ['liveId', 'Int', '@map("live_id")'],
+    ['field', 'String', ir.provider === 'mysql' ? '@db.VarChar(255)' : ''],
+    ['targetId', 'Int', '@map("target_id")'],
+    ['position', 'Int', ''],
+    ['draft', draftModelName, `@relation("${name}_draft", fields: [liveId], references: [liveId], onDelete: Cascade${mapArgument(table, ['live_id'], 'fkey', ir.provider)})`],
+  ];
+  const blockAttributes = [`@@index([liveId, field]${mapArgument(table, ['live_id', 'field'], 'idx', ir.provider)})`];
+  return { comment: `Relations and media of the pending drafts of ${ct.names.model} entries`, name, table, fields, blockAttributes };
 }
 
 /**

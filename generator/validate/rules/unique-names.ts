@@ -35,6 +35,9 @@ export const uniqueNamesRule: ValidationRule = ({ models, report }) => {
     // Drafts of published entries (docs/strapi5.md "Drafts") live in `<table>_drafts`.
     const drafts = table && isPlainObject(ct.json.options) && ct.json.options.draftAndPublish === true ? `${table}_drafts` : undefined;
     if (drafts) claimTable(drafts, `drafts of ${ct.uid}`, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": the table of its drafts "${drafts}" is already used by ${owner(drafts)}`));
+    // Their relations and media in `<table>_drafts_lnk` (claimed for every draft & publish type: a cheap reservation).
+    const draftLinks = drafts ? `${table}_drafts_lnk` : undefined;
+    if (draftLinks) claimTable(draftLinks, `drafts of ${ct.uid}`, () => report(ct, pointer('collectionName'), `content type "${ct.uid}": the table of its drafts' links "${draftLinks}" is already used by ${owner(draftLinks)}`));
   }
   for (const component of models.components) {
     if (!isPlainObject(component.json) || typeof component.json.collectionName !== 'string') continue;

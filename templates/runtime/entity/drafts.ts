@@ -2,25 +2,49 @@
  * Drafts of published documents (Strapi 5, docs/strapi5.md "Drafts"): a v5 write with
  * `status=draft` to a published entry keeps its edits in a row of `<table>_drafts` (one per
  * live row, `live_id`, deleted with it), while the live row keeps being served. The draft
- * table has the live table's own columns (scalars, components, zones) and no links: a draft's
- * relations and media are its live row's. Nothing of v4 reads the draft table; the planner
- * reads it only for a query marked with `documentView` (query/list.ts), as the rows of the
- * draft view: every entry, its draft's values where it has one, `publishedAt` null.
+ * table has the live table's own columns (scalars, components, zones); a draft's relations
+ * and media are its own too, rows of `<table>_drafts_lnk` (live id, field, target id,
+ * position), copied from the live links when the draft is made and written by a draft save
+ * as a live write writes links. Nothing of v4 reads the draft tables; the planner reads them
+ * only for a query marked with `documentView` (query/list.ts), as the rows of the draft view:
+ * every entry, its draft's values where it has one, `publishedAt` null, and its draft's links
+ * where it has one (`draftLinkFrom`: filters, sorts and population of those entries).
  *
  * Publishing copies the draft's columns onto the live row (its id never changes, unlike
- * Strapi 5's) and deletes the draft; discarding deletes it.
+ * Strapi 5's) and its links onto the live links (a target only one entry may hold moves away
+ * from its other entry then, not while it is a draft), and deletes the draft; discarding
+ * deletes it and its links.
  */
 import type { Database } from '../db/database.js';
-import type { ContentTypeMeta, FieldMeta } from '../meta.js';
-import { SqlBuilder } from '../query/sql.js';
+import type { ContentTypeMeta, FieldMeta, LinkMeta, MediaFieldMeta, Registry, RelationFieldMeta } from '../meta.js';
+import { batches, maxBoundParameters, SqlBuilder } from '../query/sql.js';
 import { documentIdColumn } from './document-id.js';
+import { applyEdit, writeLinks, type RelationInput } from './relations.js';
 
-/** The draft table of a draft & publish type (the generator's `draftTableOf`, generator/ir/drafts.ts). */
+/** The draft table of a draft & publish type (the generator's `draftTableOf`, generator/emit/prisma/schema.ts). */
 export function draftTableOf(meta: ContentTypeMeta): string {
   return `${meta.table}_drafts`;
 }
 
 export const liveIdColumn = 'live_id';
+
+/** The links of a type's drafts (the generator's `draftLinksTableOf`): one table for all its link fields. */
+export function draftLinksTableOf(meta: ContentTypeMeta): string {
+  return `${meta.table}_drafts_lnk`;
+}
+
+/** A relation or media field kept in a link table. */
+export type DraftLinkField = (RelationFieldMeta | MediaFieldMeta) & { readonly link: LinkMeta };
+
+/** The type's fields whose drafts keep links of their own. */
+export function draftLinkFields(meta: ContentTypeMeta): DraftLinkField[] {
+  return (Object.values(meta.fields) as FieldMeta[]).filter((f): f is DraftLinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined);
+}
+
+/** A field name as an SQL string literal (names are identifiers; quotes doubled all the same). */
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
 
 /**
  * Marks a query (a symbol key: no query string can spell it, so v4 requests never carry it)
@@ -166,11 +190,15 @@ export async function ensureDraft(db: Database, meta: ContentTypeMeta, liveId: n
       `SELECT ${sql.ident('id')}, ${columns.join(', ')} FROM ${sql.ident(meta.table)} WHERE ${sql.ident('id')} = ${sql.param(liveId)}`,
   );
   await db.execute(compiled.sql, compiled.params);
+  await copyLiveLinks(db, meta, liveId);
   return (await draftIdOf(db, meta, liveId))!;
 }
 
-/** Publishes the live row's draft, if it has one: its values onto the live row (same id), the draft deleted. */
-export async function applyDraft(db: Database, meta: ContentTypeMeta, liveId: number): Promise<boolean> {
+/**
+ * Publishes the live row's draft, if it has one: its values and links onto the live row (same
+ * id), the draft deleted. `registry`: draft links to targets deleted since are left out.
+ */
+export async function applyDraft(db: Database, meta: ContentTypeMeta, liveId: number, registry?: Registry): Promise<boolean> {
   if ((await draftIdOf(db, meta, liveId)) === null) return false;
   const sql = new SqlBuilder(db.dialect);
   const drafts = sql.ident(draftTableOf(meta));
@@ -179,13 +207,120 @@ export async function applyDraft(db: Database, meta: ContentTypeMeta, liveId: nu
   );
   const compiled = sql.finish(`UPDATE ${sql.ident(meta.table)} SET ${sets.join(', ')} WHERE ${sql.ident('id')} = ${sql.param(liveId)}`);
   await db.execute(compiled.sql, compiled.params);
+  await publishDraftLinks(db, meta, liveId, registry);
   await discardDraft(db, meta, liveId);
   return true;
 }
 
-/** Drops the live row's pending draft (Strapi 5's `discardDraft`); the live row is untouched. */
+/** Drops the live row's pending draft (Strapi 5's `discardDraft`) and its links; the live row is untouched. */
 export async function discardDraft(db: Database, meta: ContentTypeMeta, liveId: number): Promise<void> {
+  if (draftLinkFields(meta).length > 0) {
+    const links = new SqlBuilder(db.dialect);
+    const compiled = links.finish(`DELETE FROM ${links.ident(draftLinksTableOf(meta))} WHERE ${links.ident(liveIdColumn)} = ${links.param(liveId)}`);
+    await db.execute(compiled.sql, compiled.params);
+  }
   const sql = new SqlBuilder(db.dialect);
   const compiled = sql.finish(`DELETE FROM ${sql.ident(draftTableOf(meta))} WHERE ${sql.ident(liveIdColumn)} = ${sql.param(liveId)}`);
   await db.execute(compiled.sql, compiled.params);
+}
+
+/**
+ * What the draft view reads for a link field of `meta` instead of its link table (a derived
+ * table to alias as the link table is aliased, with the link table's column names): the
+ * draft's links for entries that have a draft, the live links of the others. Static text.
+ */
+export function draftLinkFrom(meta: ContentTypeMeta, field: DraftLinkField, sql: SqlBuilder): string {
+  const link = field.link;
+  const dl = sql.ident('dl');
+  const x = sql.ident('x');
+  const d = sql.ident('d');
+  const col = (alias: string, name: string) => `${alias}.${sql.ident(name)}`;
+  const as = (expression: string, name: string) => `${expression} AS ${sql.ident(name)}`;
+  return (
+    `(SELECT ${[as(col(dl, 'id'), 'id'), as(col(dl, liveIdColumn), link.ownerColumn), as(col(dl, 'target_id'), link.targetColumn), as(col(dl, 'position'), link.orderColumn), as(col(dl, 'position'), link.inverseOrderColumn)].join(', ')} ` +
+    `FROM ${sql.ident(draftLinksTableOf(meta))} ${dl} WHERE ${col(dl, 'field')} = ${literal(field.name)} ` +
+    `UNION ALL SELECT ${[as(col(x, 'id'), 'id'), as(col(x, link.ownerColumn), link.ownerColumn), as(col(x, link.targetColumn), link.targetColumn), as(col(x, link.orderColumn), link.orderColumn), as(col(x, link.inverseOrderColumn), link.inverseOrderColumn)].join(', ')} ` +
+    `FROM ${sql.ident(link.table)} ${x} WHERE NOT EXISTS (SELECT 1 FROM ${sql.ident(draftTableOf(meta))} ${d} WHERE ${col(d, liveIdColumn)} = ${col(x, link.ownerColumn)}))`
+  );
+}
+
+/**
+ * How a read spells the link table of `field` of `owner`: the draft view's (draftLinkFrom)
+ * when `draftOwner` is that type (it reads its entries' drafts), else the link table.
+ */
+export function linkSource(sql: SqlBuilder, owner: ContentTypeMeta | undefined, field: { readonly name: string; readonly link?: LinkMeta }, draftOwner: ContentTypeMeta | undefined): string {
+  const link = field.link!;
+  if (draftOwner && owner === draftOwner && draftOwner.draftAndPublish && draftOwner.fields[field.name] === field) return draftLinkFrom(draftOwner, field as DraftLinkField, sql);
+  return sql.ident(link.table);
+}
+
+/** The draft's target ids of one field, in order (targets that no longer exist left out when `target` is given). */
+export async function draftLinkIds(db: Database, meta: ContentTypeMeta, liveId: number, field: string, target?: ContentTypeMeta): Promise<number[]> {
+  const sql = new SqlBuilder(db.dialect);
+  const dl = sql.ident('dl');
+  const exists = target ? ` AND EXISTS (SELECT 1 FROM ${sql.ident(target.table)} ${sql.ident('t')} WHERE ${sql.ident('t')}.${sql.ident('id')} = ${dl}.${sql.ident('target_id')})` : '';
+  const compiled = sql.finish(
+    `SELECT ${dl}.${sql.ident('target_id')} AS ${sql.ident('target')} FROM ${sql.ident(draftLinksTableOf(meta))} ${dl} ` +
+      `WHERE ${dl}.${sql.ident(liveIdColumn)} = ${sql.param(liveId)} AND ${dl}.${sql.ident('field')} = ${sql.param(field)}${exists} ` +
+      `ORDER BY ${dl}.${sql.ident('position')} ASC, ${dl}.${sql.ident('id')} ASC`,
+  );
+  return (await db.query(compiled.sql, compiled.params)).map((row) => Number(row.target));
+}
+
+/**
+ * Sets the links of one field of the draft of live row `liveId` (which must have a draft:
+ * ensureDraft) to `ids`, in order: the draft-links writer (an import of Strapi 5 pending
+ * drafts calls it for every link field of each draft it writes; a draft without rows for a
+ * field has no links there, and publishing it empties the live field). To-one fields keep the
+ * last id. Ids are not checked here: the caller gives existing targets.
+ */
+export async function setDraftLinks(db: Database, meta: ContentTypeMeta, liveId: number, field: string, ids: readonly number[]): Promise<void> {
+  const table = new SqlBuilder(db.dialect).ident(draftLinksTableOf(meta));
+  const meta0 = meta.fields[field];
+  const toMany = meta0?.kind === 'relation' ? meta0.toMany : meta0?.kind === 'media' ? meta0.multiple : true;
+  const list = toMany ? [...new Set(ids)] : ids.slice(-1);
+  const del = new SqlBuilder(db.dialect);
+  const deleted = del.finish(`DELETE FROM ${table} WHERE ${del.ident(liveIdColumn)} = ${del.param(liveId)} AND ${del.ident('field')} = ${del.param(field)}`);
+  await db.execute(deleted.sql, deleted.params);
+  const rows = list.map((id, index) => [liveId, field, id, index + 1]);
+  for (const batch of batches(rows, Math.floor(maxBoundParameters / 4))) {
+    const sql = new SqlBuilder(db.dialect);
+    const compiled = sql.finish(
+      `INSERT INTO ${table} (${[liveIdColumn, 'field', 'target_id', 'position'].map((c) => sql.ident(c)).join(', ')}) ` +
+        `VALUES ${batch.map((row) => `(${row.map((value) => sql.param(value)).join(', ')})`).join(', ')}`,
+    );
+    await db.execute(compiled.sql, compiled.params);
+  }
+}
+
+/**
+ * A draft save's write of one link field (connect/disconnect/set with positions, as a live
+ * write): applied to the draft's links only; nothing else moves until the draft is published.
+ */
+export async function writeDraftLinks(db: Database, meta: ContentTypeMeta, liveId: number, field: DraftLinkField, input: RelationInput): Promise<void> {
+  const ids = input.kind === 'set' ? [...input.ids] : applyEdit(field.name, await draftLinkIds(db, meta, liveId, field.name), input);
+  await setDraftLinks(db, meta, liveId, field.name, ids);
+}
+
+/** The draft's links as the live row's are now (when the draft is made). */
+async function copyLiveLinks(db: Database, meta: ContentTypeMeta, liveId: number): Promise<void> {
+  for (const field of draftLinkFields(meta)) {
+    const link = field.link;
+    const sql = new SqlBuilder(db.dialect);
+    const compiled = sql.finish(
+      `SELECT ${sql.ident(link.targetColumn)} AS ${sql.ident('target')} FROM ${sql.ident(link.table)} WHERE ${sql.ident(link.ownerColumn)} = ${sql.param(liveId)} ` +
+        `ORDER BY ${sql.ident(link.orderColumn)} ASC, ${sql.ident('id')} ASC`,
+    );
+    const ids = (await db.query(compiled.sql, compiled.params)).map((row) => Number(row.target));
+    if (ids.length > 0) await setDraftLinks(db, meta, liveId, field.name, ids);
+  }
+}
+
+/** The draft's links onto the live links (publishing), as a live `set` of each field writes them. */
+async function publishDraftLinks(db: Database, meta: ContentTypeMeta, liveId: number, registry: Registry | undefined): Promise<void> {
+  for (const field of draftLinkFields(meta)) {
+    const target = registry?.contentTypes.get(field.kind === 'relation' ? field.target : 'plugin::upload.file');
+    const ids = await draftLinkIds(db, meta, liveId, field.name, target);
+    await writeLinks(db, field, liveId, { kind: 'set', ids });
+  }
 }

@@ -27,7 +27,7 @@ import { recordEntryEvents, type Outbox } from '../webhooks/index.js';
 import { deleteMorphLinks, prepareMorphInput, writeMorph, type MorphInput } from './morph.js';
 import { removeRestrictedRelations } from './restricted-relations.js';
 import { newDocumentId } from './document-id.js';
-import { applyDraft, discardDraft, documentViewOf, draftMetaOf, ensureDraft, withDocumentView } from './drafts.js';
+import { applyDraft, discardDraft, documentViewOf, draftMetaOf, ensureDraft, withDocumentView, writeDraftLinks, type DraftLinkField } from './drafts.js';
 
 /** The entity service's own writes run only SQL of ours: no Prisma transaction (db/database.ts). */
 const direct: TransactionOptions = { direct: true };
@@ -122,7 +122,7 @@ export class EntityService {
           )
         : undefined,
     ]);
-    const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']), localeOrderOf(query));
+    const data = await this.toEntries(this.db, rows, plan.fields, tree, parsePublicationState(query['publicationState']), localeOrderOf(query), this.draftOwnerOf(query));
     return { data, meta: { pagination: plan.pagination.meta(total) as Record<string, number> } };
   }
 
@@ -150,7 +150,7 @@ export class EntityService {
     // findOne ignores publicationState, for the entry and for what it populates: Strapi's findOne
     // passes none, so drafts are listed in its relations (at any depth) as they are not in a live
     // list. A single type's GET is a find there (`relations`: its publicationState, live by default).
-    const [entry] = await this.toEntries(db, rows, plan.fields, tree, relations, localeOrderOf(query));
+    const [entry] = await this.toEntries(db, rows, plan.fields, tree, relations, localeOrderOf(query), this.draftOwnerOf(query));
     return entry ?? null;
   }
 
@@ -202,7 +202,7 @@ export class EntityService {
       if (entryId !== null) await lockEntry(tx, this.meta, entryId);
       // A v5 write that publishes (Strapi 5 writes the draft, then publishes it): the pending
       // draft's values become the live row's first (same id), the input is written over them.
-      if (entryId !== null && this.meta.draftAndPublish && documentViewOf(query)?.status === 'published') await applyDraft(tx, this.meta, entryId);
+      if (entryId !== null && this.meta.draftAndPublish && documentViewOf(query)?.status === 'published') await applyDraft(tx, this.meta, entryId, this.options.registry);
       const stored = entryId === null ? null : await this.storedForUpdate(tx, entryId, input);
       if (entryId === null || !stored) throw new NotFoundError();
       return withLifecycle(this.options.lifecycles, this.model, 'update', { where: { id: entryId }, data: input, query }, async (params) => {
@@ -232,30 +232,42 @@ export class EntityService {
 
   /**
    * Strapi 5's draft save (`PUT …?status=draft`): on a published entry the input goes to its
-   * draft (entity/drafts.ts; made from the live row when it has none), the live row and what
-   * v4 reads stay as they were; the answer is the draft view. An entry never published is its
-   * own draft: updated as `update` does. A draft keeps the live row's relations and media: an
-   * input naming them is refused (drafts have no links of their own yet). Lifecycle hooks and
-   * webhooks are not run: nothing a v4 reader sees changed.
+   * draft (entity/drafts.ts; made from the live row, links included, when it has none), the
+   * live row and what v4 reads stay as they were; the answer is the draft view. Relations and
+   * media are written to the draft's own links (connect/disconnect/set with positions, as a
+   * live write); a target one entry only may hold moves away from its other entry when the
+   * draft is published, not now. An entry never published is its own draft: updated as
+   * `update` does. As Strapi 5's document service (its `update` of the draft row), the
+   * `update` lifecycle hooks run (`where.id` is the entry's id, `data` the input) and an
+   * `entry.update` event carries the draft (`publishedAt: null`).
    */
   async saveDraft(id: number, body: unknown, query: Query, access?: Access): Promise<Entry> {
     const input = this.sanitizeRelations(assertDataPayload(body), access);
     this.parsePopulate(query, access);
+    const draftQuery = (q: Query) => withDocumentView(q, { status: 'draft' });
     const drafted = await this.committed(this.db.transaction(async (tx) => {
       await lockEntry(tx, this.meta, id);
       const live = await this.storedForUpdate(tx, id, {});
       if (!live) throw new NotFoundError();
       if (live.publishedAt === null || live.publishedAt === undefined) return undefined;
-      const draftId = await ensureDraft(tx, this.meta, id);
-      const stored = (await this.storedForUpdate(tx, draftId, input, draftMetaOf(this.meta)))!;
-      const write = await this.prepareWrite(tx, input, 'update', new Date(), stored, true);
-      if (write.links.length > 0 || write.morphs.length > 0) {
-        const names = [...write.links.map(([field]) => field.name), ...write.morphs.map(([field]) => field.name)];
-        throw new ValidationError(`The relations and media of a published document cannot be saved as a draft (${names.join(', ')}): write them with the document published`);
-      }
-      const { publishedAt: _publishedAt, ...data } = write.data;
-      await updateEntryRow(tx, draftMetaOf(this.meta), draftId, { ...data, updatedAt: new Date() });
-      return (await this.readOne(id, withDocumentView(query, { status: 'draft' }), access, tx))!;
+      return withLifecycle(this.options.lifecycles, this.model, 'update', { where: { id }, data: input, query }, async (params) => {
+        const data = assertDataPayload({ data: params.data });
+        const draftId = await ensureDraft(tx, this.meta, id);
+        const stored = (await this.storedForUpdate(tx, draftId, data, draftMetaOf(this.meta)))!;
+        const write = await this.prepareWrite(tx, data, 'update', new Date(), stored, true);
+        if (write.morphs.length > 0) {
+          const names = write.morphs.map(([field]) => field.name);
+          throw new ValidationError(`The polymorphic relations of a published document cannot be saved as a draft (${names.join(', ')}): write them with the document published`);
+        }
+        const { publishedAt: _publishedAt, ...columns } = write.data;
+        await updateEntryRow(tx, draftMetaOf(this.meta), draftId, { ...columns, updatedAt: new Date() });
+        for (const [field, relationInput] of write.links) await writeDraftLinks(tx, this.meta, id, field as DraftLinkField, relationInput);
+        const answer = (await this.readOne(id, draftQuery(params.query), access, tx))!;
+        const eventEntry = () =>
+          params.query['populate'] === undefined && params.query['fields'] === undefined ? Promise.resolve(answer) : this.readOne(id, draftQuery({}), undefined, tx);
+        await recordEntryEvents(this.options.events, tx, this.meta, 'update', eventEntry);
+        return answer;
+      });
     }, direct));
     return drafted ?? this.update(id, body, query, access);
   }
@@ -282,6 +294,8 @@ export class EntityService {
           await tx.execute(compiled.sql, compiled.params);
         }
         await deleteMorphLinks(tx, this.options.registry, this.meta, entry.id);
+        // Its pending draft and the draft's links (the foreign keys would too).
+        if (this.meta.draftAndPublish) await discardDraft(tx, this.meta, entry.id);
         await deleteEntryRow(tx, this.meta, entry.id);
         return entry;
       });
@@ -335,11 +349,16 @@ export class EntityService {
     });
   }
 
-  private async toEntries(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree, publicationState: 'live' | 'preview', localizationsByLocale: boolean): Promise<Entry[]> {
+  /** The type, when the query reads its draft view (its entries' relations are their drafts' links), else undefined. */
+  private draftOwnerOf(query: Query): ContentTypeMeta | undefined {
+    return this.meta.draftAndPublish && documentViewOf(query)?.status === 'draft' ? this.meta : undefined;
+  }
+
+  private async toEntries(db: Database, rows: Record<string, unknown>[], fields: string[], tree: PopulateTree, publicationState: 'live' | 'preview', localizationsByLocale: boolean, draftOwner?: ContentTypeMeta): Promise<Entry[]> {
     const entries = rows.map((row) => toEntry(this.meta, row, fields));
     const items: EntryItem[] = entries.map((entry, i) => ({ id: entry.id, row: rows[i]!, attributes: entry.attributes }));
     await populateEntries(
-      { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState, localizationsByLocale },
+      { db, registry: this.options.registry, maxRelationEntries: this.options.populate.maxRelationEntries, publicationState, localizationsByLocale, draftOwner },
       items,
       tree,
       this.meta,

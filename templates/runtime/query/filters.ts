@@ -23,6 +23,7 @@ import { and, not, or } from './conditions.js';
 import { encodeText, toTruthy } from './encode.js';
 import { findField, isHiddenField } from './field-lookup.js';
 import { isPlainObject } from './is-plain-object.js';
+import { linkSource } from '../entity/drafts.js';
 import { jsonElements, jsonScalar } from './json.js';
 import {
   type AttributeOperator,
@@ -86,6 +87,8 @@ interface FilterContext {
   readonly columnOf?: (field: ScalarFieldMeta) => string;
   /** Inside component JSON: the JSON expression holding the component's object. */
   readonly json?: { readonly base: string; readonly keys: readonly string[] };
+  /** The type whose entries are read in the draft view: its relations are its drafts' links (entity/drafts.ts). */
+  readonly draftOwner?: ContentTypeMeta | undefined;
 }
 
 /** One attribute being filtered: its metadata and its quoted column. */
@@ -139,9 +142,10 @@ export function compileFilters(
   alias?: string,
   registry?: Registry,
   canFind?: (uid: string) => boolean,
+  draftOwner?: ContentTypeMeta,
 ): string | undefined {
   if (filters === undefined || filters === null) return undefined;
-  return compileWhere({ meta, sql, alias, registry, canFind, budget: new FilterBudget() }, filters, 'filters');
+  return compileWhere({ meta, sql, alias, registry, canFind, budget: new FilterBudget(), draftOwner }, filters, 'filters');
 }
 
 /** A where object, or an array of them (implicitly AND-ed, as Strapi does). */
@@ -215,9 +219,10 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   const link = field.link;
   const l = sql.alias('l');
   const t = sql.alias('t');
+  const links = linkSource(sql, ctx.meta, field, ctx.draftOwner);
   // `id IN (SELECT owner …)` rather than a correlated EXISTS: the subquery runs once, not once per row.
   const exists = (condition: string | undefined): string =>
-    `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column(link.ownerColumn, l)} FROM ${sql.ident(link.table)} ${sql.ident(l)} ` +
+    `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column(link.ownerColumn, l)} FROM ${links} ${sql.ident(l)} ` +
     `JOIN ${sql.ident(target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)}` +
     `${condition === undefined ? '' : ` WHERE ${condition}`})`;
 
@@ -235,7 +240,7 @@ function compileNestedField(ctx: FilterContext, key: string, field: Exclude<Fiel
   const o = sql.alias('o');
   return (
     `${sql.column('id', ctx.alias ?? ctx.meta.table)} IN (SELECT ${sql.column('id', o)} FROM ${sql.ident(ctx.meta.table)} ${sql.ident(o)} ` +
-    `LEFT JOIN ${sql.ident(link.table)} ${sql.ident(l)} ON ${sql.column(link.ownerColumn, l)} = ${sql.column('id', o)} ` +
+    `LEFT JOIN ${links} ${sql.ident(l)} ON ${sql.column(link.ownerColumn, l)} = ${sql.column('id', o)} ` +
     `LEFT JOIN ${sql.ident(target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} WHERE ${condition})`
   );
 }

@@ -144,8 +144,9 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
   const view = viewOf(meta, query);
 
   const from = `FROM ${tableOf(meta, view, sql)}`;
+  const draftOwner = view?.status === 'draft' ? meta : undefined;
   const condition = and([
-    compileFilters(meta, query['filters'], sql, undefined, options.registry, options.canFind),
+    compileFilters(meta, query['filters'], sql, undefined, options.registry, options.canFind, draftOwner),
     view?.status === 'draft' ? undefined : compilePublicationState(meta, publicationState, sql),
     view ? publicationFilterCondition(meta, view, sql) : undefined,
     compileSearchParam(meta, query['_q'], sql),
@@ -154,7 +155,7 @@ export function buildFindQuery(meta: ContentTypeMeta, query: Record<string, unkn
 
   // Both statements share the WHERE clause and so the same parameters.
   const select = sql.finish(
-    statement([`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)}`, from, where, compileOrderBy(sorts, sql, undefined, meta.table), compileLimit(sql, pagination)]),
+    statement([`SELECT ${selectList(meta, fields, sql, undefined, options.extraFields)}`, from, where, compileOrderBy(sorts, sql, undefined, meta.table, draftOwner), compileLimit(sql, pagination)]),
   );
   const count = pagination.withCount ? sql.finish(statement([`SELECT COUNT(*) AS ${sql.ident('count')}`, from, where])) : null;
   return { select, count, fields, pagination };

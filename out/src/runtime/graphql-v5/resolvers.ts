@@ -17,6 +17,7 @@ import type { EntityService } from '../entity/service.js';
 import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
 import type { Entry } from '../rest/transform.js';
 import { Slot } from '../slot.js';
+import { draftLinksArg } from '../graphql/loader.js';
 import { applyWindow, matchesFilters, paginationMeta, resolveWindow, sortItems, toRestFilters, toRestSort, type ListLimits } from '../graphql/args.js';
 import type { GraphqlContext } from '../graphql/context.js';
 import type { ResolverMap } from '../graphql/extension.js';
@@ -196,7 +197,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}), ...(node.draft && owner.draftAndPublish ? { [draftLinksArg]: true } : {}) };
       // An unsorted `localizations` in row-id order, as Strapi 5.54.0 answers it here (its resolver's
       // `load` has no ORDER BY; SQLite reads it in rowid order, unlike REST's populate, which walks the
       // documents index: populate/execute.ts withLocaleOrder). Strapi's published rows get new ids

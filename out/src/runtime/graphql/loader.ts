@@ -25,6 +25,12 @@ export type LinkField = RelationFieldMeta | MediaFieldMeta;
 /** Arguments of a relation field: filters, pagination, sort, publicationState (to-many only). */
 export type RelationArgs = Record<string, unknown>;
 
+/**
+ * Set (by the v5 schema) in the arguments of a relation of an entry read as its draft: the
+ * entry's draft's links are read (entity/drafts.ts). No GraphQL argument has this name.
+ */
+export const draftLinksArg = '__draftLinks';
+
 /** What to read of the targets (selection.ts): scalar fields and components. */
 export interface TargetShape {
   readonly fields?: string[];
@@ -140,14 +146,15 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
   // plan once, and the populate statements compiled for its nodes are kept with it.
   const tree = parsePopulateCached(read.owner, { [field.name]: spec }, { registry, maxDepth: 100 });
   // Already authorized by the field's scope: nothing here is dropped for permissions.
-  const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const };
+  const draftOwner = !read.inComponent && args[draftLinksArg] === true ? (read.owner as ContentTypeMeta) : undefined;
+  const context = { db, registry, maxRelationEntries: Number.MAX_SAFE_INTEGER, publicationState: 'live' as const, draftOwner };
   const slots = parents.map(() => ({}) as Record<string, unknown>);
   if (read.inComponent) {
     const items: InstanceItem[] = parents.map((parent, i) => ({ stored: parent as Record<string, unknown>, out: slots[i]! }));
     await populateInstances(context, items, tree);
   } else {
     const items: EntryItem[] = parents.map((parent, i) => ({ id: parent as number, row: {}, attributes: slots[i]! }));
-    await populateEntries(context, items, tree);
+    await populateEntries(context, items, tree, read.owner as ContentTypeMeta);
   }
   return slots.map((slot) => {
     const data = (slot[field.name] as { data?: Loaded } | null)?.data ?? (toMany ? [] : null);

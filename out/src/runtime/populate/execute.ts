@@ -21,6 +21,7 @@ import { selected, toEntry, type Entry } from '../rest/transform.js';
 import { allOfComponent, matchingInstances, outputKeys, sortInstances, type ComponentQuery } from './component-query.js';
 import type { PopulateNode, PopulateTree } from './parse.js';
 import { morphByQuery, readMorphRefs, type MorphRef } from '../entity/morph.js';
+import { linkSource } from '../entity/drafts.js';
 
 export interface PopulateContext {
   readonly db: Database;
@@ -31,6 +32,11 @@ export interface PopulateContext {
   readonly publicationState: PublicationState;
   /** A v5 read (`withLocaleOrder`): an unsorted `localizations` comes in locale order. */
   readonly localizationsByLocale?: boolean;
+  /**
+   * The type whose entries (at the first level only) are read in the draft view: their
+   * relations and media are their drafts' links (entity/drafts.ts).
+   */
+  readonly draftOwner?: ContentTypeMeta | undefined;
 }
 
 const localeOrder = Symbol('localeOrder');
@@ -81,7 +87,7 @@ export async function populateEntries(ctx: PopulateContext, items: readonly Entr
       switch (node.field.kind) {
         case 'relation':
         case 'media':
-          return populateLinked(ctx, items, node);
+          return populateLinked(ctx, items, node, owner);
         case 'morph':
           return populateMorph(ctx, items, node, owner);
         case 'component':
@@ -168,7 +174,8 @@ async function readTargets(
   const target = node.target!;
   // The publication state as given, not yet validated: a kept plan was built (so checked) with it.
   const state = node.query.publicationState === undefined ? ctx.publicationState : node.query.publicationState;
-  const key = typeof state === 'string' ? `${ctx.db.dialect} ${state} ${ids.length}` : undefined;
+  // The draft view reads its entries' draft links: another statement.
+  const key = typeof state === 'string' ? `${ctx.db.dialect} ${state} ${ids.length}${ctx.draftOwner ? ' draft' : ''}` : undefined;
   let planned = plannedReads.get(node);
   let read = key === undefined ? undefined : planned?.get(key);
   let params: readonly unknown[] = ids;
@@ -196,7 +203,8 @@ async function readTargets(
     entries.set(id, entry);
     items.push({ id, row, attributes: entry.attributes });
   }
-  await populateEntries(ctx, items, node.children, target);
+  // Targets are read as they are live: their own links too.
+  await populateEntries(ctx.draftOwner ? { ...ctx, draftOwner: undefined } : ctx, items, node.children, target);
   return { rows, entries };
 }
 
@@ -224,7 +232,7 @@ function assertWithinLimit(ctx: PopulateContext, node: PopulateNode, count: numb
 }
 
 /** Relations and media of content-type entries: one join over the link table. */
-async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode): Promise<void> {
+async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, owner?: ContentTypeMeta): Promise<void> {
   const field = node.field as Extract<FieldMeta, { kind: 'relation' | 'media' }>;
   const link = field.link;
   if (!link) {
@@ -233,7 +241,7 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
     return;
   }
   const ownerIds = [...new Set(items.map((i) => i.id))];
-  if (node.query.count) return countLinked(ctx, items, node, link, ownerIds);
+  if (node.query.count) return countLinked(ctx, items, node, link, ownerIds, owner);
   const { rows, entries } = await readTargets(ctx, node, ownerIds, (sql, select) => {
     const l = 'l';
     const conditions = [
@@ -249,7 +257,7 @@ async function populateLinked(ctx: PopulateContext, items: readonly EntryItem[],
         : `${sql.column(link.orderColumn, l)} ASC, ${sql.column('id', l)} ASC`;
     return (
       `SELECT ${sql.column(link.ownerColumn, l)} AS ${sql.ident('__owner')}, ${select} ` +
-      `FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
+      `FROM ${linkSource(sql, owner, field, ctx.draftOwner)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
       `ON ${sql.column('id', 't')} = ${sql.column(link.targetColumn, l)} ` +
       `WHERE ${conditions.join(' AND ')} ORDER BY ${sql.column(link.ownerColumn, l)} ASC, ${order}`
     );
@@ -289,14 +297,14 @@ export function countOf(value: unknown): number | undefined {
 }
 
 /** The count of a relation's linked entries per owner: one grouped statement over the link table. */
-async function countLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, link: LinkMeta, ownerIds: readonly number[]): Promise<void> {
+async function countLinked(ctx: PopulateContext, items: readonly EntryItem[], node: PopulateNode, link: LinkMeta, ownerIds: readonly number[], declaring?: ContentTypeMeta): Promise<void> {
   const sql = new SqlBuilder(ctx.db.dialect);
   const l = 'l';
   const owner = sql.column(link.ownerColumn, l);
   const conditions = [`${owner} IN (${ownerIds.map((id) => sql.param(id)).join(', ')})`, ...targetConditions(ctx, node, sql, 't')];
   const compiled = sql.finish(
     `SELECT ${owner} AS ${sql.ident('__owner')}, COUNT(*) AS ${sql.ident('count')} ` +
-      `FROM ${sql.ident(link.table)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
+      `FROM ${linkSource(sql, declaring, node.field as { name: string; link?: LinkMeta }, ctx.draftOwner)} ${sql.ident(l)} JOIN ${sql.ident(node.target!.table)} ${sql.ident('t')} ` +
       `ON ${sql.column('id', 't')} = ${sql.column(link.targetColumn, l)} WHERE ${conditions.join(' AND ')} GROUP BY ${owner}`,
   );
   const counts = new Map((await ctx.db.query(compiled.sql, compiled.params)).map((row) => [Number(row.__owner), Number(row.count)]));

@@ -14,6 +14,7 @@ import { findField, isHiddenField } from './field-lookup.js';
 import { isPlainObject } from './is-plain-object.js';
 import { isComparableType } from './scalar-types.js';
 import type { SqlBuilder } from './sql.js';
+import { linkSource } from '../entity/drafts.js';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -114,7 +115,7 @@ function resolveSortRequest(meta: ContentTypeMeta, { path, direction }: SortRequ
  * The value a term sorts by: a column, a value inside component JSON, or a correlated
  * subquery through to-one relations (`qualifier` names the row being sorted).
  */
-function termExpression(sql: SqlBuilder, field: ScalarFieldMeta, via: readonly SortStep[], alias: string | undefined, qualifier: string | undefined): string {
+function termExpression(sql: SqlBuilder, field: ScalarFieldMeta, via: readonly SortStep[], alias: string | undefined, qualifier: string | undefined, firstLinks?: (link: LinkMeta) => string): string {
   const [step, ...rest] = via;
   if (step === undefined) return sql.column(field.column, alias);
   if (step.kind === 'component') {
@@ -126,7 +127,7 @@ function termExpression(sql: SqlBuilder, field: ScalarFieldMeta, via: readonly S
   const t = sql.alias('t');
   const { link } = step;
   return (
-    `(SELECT ${termExpression(sql, field, rest, t, t)} FROM ${sql.ident(link.table)} ${sql.ident(l)} ` +
+    `(SELECT ${termExpression(sql, field, rest, t, t)} FROM ${firstLinks ? firstLinks(link) : sql.ident(link.table)} ${sql.ident(l)} ` +
     `JOIN ${sql.ident(step.target.table)} ${sql.ident(t)} ON ${sql.column('id', t)} = ${sql.column(link.targetColumn, l)} ` +
     `WHERE ${sql.column(link.ownerColumn, l)} = ${sql.column('id', qualifier)} ORDER BY ${sql.column(link.orderColumn, l)} LIMIT 1)`
   );
@@ -139,9 +140,16 @@ function termExpression(sql: SqlBuilder, field: ScalarFieldMeta, via: readonly S
  *   PostgreSQL does the opposite by default, so it is spelled out there);
  * - `id ASC` breaks ties, unless id is already a sort key, so pages never overlap.
  */
-export function compileOrderBy(sorts: readonly SortTerm[], sql: SqlBuilder, alias?: string, table?: string): string {
+export function compileOrderBy(sorts: readonly SortTerm[], sql: SqlBuilder, alias?: string, table?: string, draftOwner?: ContentTypeMeta): string {
+  // The draft view (entity/drafts.ts): the sorted entries' own relations are their drafts' links.
+  const firstLinks = draftOwner
+    ? (link: LinkMeta) => {
+        const field = Object.values(draftOwner.fields).find((f) => (f.kind === 'relation' || f.kind === 'media') && f.link === link);
+        return field ? linkSource(sql, draftOwner, field as { name: string; link: LinkMeta }, draftOwner) : sql.ident(link.table);
+      }
+    : undefined;
   const keys = sorts.map(({ field, direction, via = [] }) => {
-    const key = `${sortKey(sql, field, termExpression(sql, field, via, alias, alias ?? table))} ${direction === 'asc' ? 'ASC' : 'DESC'}`;
+    const key = `${sortKey(sql, field, termExpression(sql, field, via, alias, alias ?? table, firstLinks))} ${direction === 'asc' ? 'ASC' : 'DESC'}`;
     if (sql.dialect !== 'postgresql') return key;
     return `${key} ${direction === 'asc' ? 'NULLS FIRST' : 'NULLS LAST'}`;
   });
