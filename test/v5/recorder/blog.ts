@@ -7,6 +7,7 @@
  */
 import { png, publicAuth, query, type Auth, type StrapiClient } from '../../import/recorder/client.js';
 import { recordBlogGraphql } from './blog-graphql.js';
+import { recordComponentRelations } from './component-relations.js';
 
 const v4 = { 'Strapi-Response-Format': 'v4' };
 
@@ -297,4 +298,5 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
   }
 
   await recordBlogGraphql(client, full, user, { article: A, author: ada?.documentId, tag: alpha });
+  await recordComponentRelations(client, full);
 }
