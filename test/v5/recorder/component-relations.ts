@@ -140,6 +140,11 @@ export async function recordComponentRelations(client: StrapiClient, full: Auth)
   // Filters through a component's relation.
   await rec('cr.filter.seoTags', 'GET', `/api/articles${query({ filters: { seo: { tags: { name: { $eq: 'cr-one' } } } }, fields: ['title'], sort: 'title:asc' })}`, full);
   await rec('cr.filter.linkArticle', 'GET', `/api/articles${query({ filters: { links: { article: { documentId: { $eq: live?.documentId } } } }, fields: ['title'], sort: 'title:asc' })}`, full);
+
+  // The articles go again, so the set's last reads (final.articles.*) stay the database's state.
+  for (const [name, article] of Object.entries({ shorthand: a, connect: b, numeric: c, locale: d, stringIds: e, live, draftOnly })) {
+    await rec(`cr.cleanup.${name}`, 'DELETE', `/api/articles/${article?.documentId}`, full);
+  }
 }
 
 const gqlDeep = `documentId title
@@ -166,8 +171,9 @@ export async function recordComponentRelationsGraphql(client: StrapiClient, full
     },
   });
   // A file's row id: GraphQL makes it the string "<id>" (type ID).
-  await gql('cr.graphql.create.mediaId', create, full, { data: { title: 'CR graphql media id', links: [{ label: 'm', url: '/m', icon: file?.id }] } });
+  const mediaArticle = await gql('cr.graphql.create.mediaId', create, full, { data: { title: 'CR graphql media id', links: [{ label: 'm', url: '/m', icon: file?.id }] } });
   const doc = created?.data?.createArticle?.documentId;
+  const mediaDoc = mediaArticle?.data?.createArticle?.documentId;
   await gql('cr.graphql.read', `query($documentId: ID!) { article(documentId: $documentId) { ${gqlDeep} } }`, full, { documentId: doc });
   await gql('cr.graphql.read.draft', `query($documentId: ID!) { article(documentId: $documentId, status: DRAFT) { ${gqlDeep} } }`, full, { documentId: doc });
   const update = `mutation($documentId: ID!, $data: ArticleInput!) { updateArticle(documentId: $documentId, data: $data) { ${gqlDeep} } }`;
@@ -176,4 +182,9 @@ export async function recordComponentRelationsGraphql(client: StrapiClient, full
   await gql('cr.graphql.update.missing', update, full, { documentId: doc, data: { seo: { metaTitle: 'seo 4', tags: [missing] } } });
   await gql('cr.graphql.update.missingQuote', update, full, { documentId: doc, data: { blocks: [{ __typename: 'ComponentSharedQuote', author: missing }] } });
   await gql('cr.graphql.afterUpdates', `query($documentId: ID!) { article(documentId: $documentId) { ${gqlDeep} } }`, full, { documentId: doc });
+  // The articles go again (the set's last reads stay the database's state).
+  const remove = `mutation($documentId: ID!) { deleteArticle(documentId: $documentId) { documentId } }`;
+  await gql('cr.graphql.cleanup', remove, full, { documentId: doc });
+  await gql('cr.graphql.cleanup.mediaId', remove, full, { documentId: mediaDoc });
+  await gql('cr.graphql.cleanup.target', remove, full, { documentId: target?.documentId });
 }
