@@ -142,15 +142,16 @@ class NestedLinks {
   private links(target: ContentTypeMeta, name: string, toMany: boolean, value: unknown, current: number[]): unknown {
     if (value === null) return toMany ? [] : null;
     const replaced = this.resolver.replace(target, value);
-    let ids: number[];
+    let parsed: ReturnType<typeof parseRelationInput>;
     try {
-      const parsed = parseRelationInput(name, replaced);
-      ids = parsed.kind === 'set' ? [...parsed.ids] : applyEdit(name, current, parsed);
+      parsed = parseRelationInput(name, replaced);
     } catch (err) {
       // A value the v4 writer refuses: left to it, which says why, with the instance's path.
       if (err instanceof ValidationError) return replaced;
       throw err;
     }
+    // A position next to a link the instance does not have is refused here (v4 has no positions inside components).
+    const ids = parsed.kind === 'set' ? [...parsed.ids] : applyEdit(name, current, parsed);
     if (toMany) return [...new Set(ids)];
     return ids.at(-1) ?? null;
   }
