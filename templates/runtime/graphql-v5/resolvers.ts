@@ -212,7 +212,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), publicationState: node.draft ? 'preview' : 'live' };
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
@@ -230,7 +230,7 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       if (!stored || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
       const draft = draftInstances.has(parent);
-      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(draft ? { publicationState: 'preview' } : {}) };
+      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), publicationState: draft ? 'preview' : 'live' };
       const loaded: Loaded = await context.loader.instance(owner, field, relationArgs, readShape(target, undefined, registry), stored);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
