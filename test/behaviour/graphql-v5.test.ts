@@ -81,9 +81,23 @@ async function rest(method: string, url: string, body?: unknown): Promise<Json> 
   return answer;
 }
 
-/** The dump's rows of a table, in row order. */
+/**
+ * When the compared reads had run: the first time a later request of the script created
+ * something (its answer's `createdAt`). Rows the dump holds from after it are not seeded.
+ */
+const readsDone = (() => {
+  const last = Math.max(...reads.map((name) => recording.requests.findIndex((r) => r.name === name)));
+  const times = recording.requests.slice(last + 1).flatMap((r) => {
+    const answer = r.answer as Json | Json[] | null;
+    const data = (Array.isArray(answer) ? answer[0] : (answer?.data as Json | undefined) ?? answer) as Json | undefined;
+    return typeof data?.createdAt === 'string' ? [Date.parse(data.createdAt)] : [];
+  });
+  return times.length ? Math.min(...times) : Infinity;
+})();
+
+/** The dump's rows of a table that Strapi held when it ran the compared reads, in row order. */
 function rows(db: BetterSqlite3.Database, table: string): Json[] {
-  return db.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Json[];
+  return (db.prepare(`SELECT * FROM "${table}" ORDER BY id`).all() as Json[]).filter((row) => !(Number(row.created_at) >= readsDone));
 }
 
 async function seed(): Promise<void> {

@@ -165,6 +165,10 @@ describe('--rename', () => {
       json.attributes.articles.mappedBy = 'writer';
     });
     await rename(path.join(models, 'components/shared/quote.json'), path.join(models, 'components/shared/pull-quote.json'));
+    // The seo component's tags follow the tag type too.
+    await editJson(path.join(models, 'components/shared/seo.json'), (json) => {
+      json.attributes.tags.target = 'api::label.label';
+    });
     const permissions = path.join(models, 'permissions.json');
     await writeFile(permissions, (await readFile(permissions, 'utf8')).replaceAll('api::tag.tag', 'api::label.label'));
 

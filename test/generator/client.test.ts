@@ -99,7 +99,9 @@ describe('client/ of the blog models', () => {
     const expected = (error: string) => /unknown key 'nmae'; expected one of: ([^"]+)"/.exec(error)?.[1]?.split(' | ').sort();
     const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
     expect(errors.slice(0, 5).map(expected)).toEqual(calls.slice(0, 5).map(() => author));
-    expect(expected(errors[5]!)).toEqual(['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle']);
+    // The component's relation and media (seo.image, seo.tags) are keys of its filter type, as Strapi takes them
+    // (this server does not filter through them yet: 400, docs/strapi5.md).
+    expect(expected(errors[5]!)).toEqual(['$and', '$not', '$or', 'id', 'image', 'metaDescription', 'metaTitle', 'tags']);
   }, 60_000);
 
   /** What an editor (TypeScript's language service) offers at `|` in `call`, against the emitted client. */
@@ -140,7 +142,7 @@ describe('client/ of the blog models', () => {
 
   it('completes only what a user can write: no error type among the entries, while typing a name too', () => {
     const author = ['$and', '$not', '$or', 'articles', 'bio', 'createdAt', 'email', 'id', 'name', 'updatedAt'];
-    const seo = ['$and', '$not', '$or', 'id', 'metaDescription', 'metaTitle'];
+    const seo = ['$and', '$not', '$or', 'id', 'image', 'metaDescription', 'metaTitle', 'tags'];
     expect(completionsAt('api.authors.find({ filters: { n| } });')).toEqual(author);
     expect(completionsAt('api.articles.find({ filters: { author: { n| } } });')).toEqual(author);
     expect(completionsAt('api.articles.find({ filters: { author: { | } } });')).toEqual(author);

@@ -295,7 +295,17 @@ export type Models = {
             label: 'string';
             url: 'string';
         };
-        relations: {};
+        relations: {
+            article: {
+                target: 'api::article.article';
+                many: false;
+            };
+            icon: {
+                target: 'plugin::upload.file';
+                many: false;
+                media: true;
+            };
+        };
         components: {};
         zones: {};
     };
@@ -305,7 +315,17 @@ export type Models = {
             title: 'string';
             body: 'string';
         };
-        relations: {};
+        relations: {
+            author: {
+                target: 'api::author.author';
+                many: false;
+            };
+            pictures: {
+                target: 'plugin::upload.file';
+                many: true;
+                media: true;
+            };
+        };
         components: {};
         zones: {};
     };
@@ -324,7 +344,17 @@ export type Models = {
             metaTitle: 'string';
             metaDescription: 'string';
         };
-        relations: {};
+        relations: {
+            image: {
+                target: 'plugin::upload.file';
+                many: false;
+                media: true;
+            };
+            tags: {
+                target: 'api::tag.tag';
+                many: true;
+            };
+        };
         components: {};
         zones: {};
     };

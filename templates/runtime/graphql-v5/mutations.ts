@@ -76,8 +76,8 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
         });
       };
     /** The write's body for the service: GraphQL input → REST body → v5 write (documentIds, status, locale). */
-    const input = (args: Json, context: GraphqlContext, kind: 'create' | 'update') =>
-      inputs.translate(db, meta, { data: restBody(meta, args.data) }, args.status === 'DRAFT' ? 'draft' : 'published', kind, accessOf(context), args.locale ?? undefined);
+    const input = (args: Json, context: GraphqlContext, kind: 'create' | 'update', id?: number | null) =>
+      inputs.translate(db, meta, { data: restBody(meta, args.data) }, args.status === 'DRAFT' ? 'draft' : 'published', kind, accessOf(context), args.locale ?? undefined, id);
     const answer = (context: GraphqlContext, args: Json, entry: Entry) => options.node(context, meta, entry, draftOf(args));
     const query = (locale: string | null) => ({ ...whole(), ...(locale === null ? {} : { locale }) });
     /** A new localization of the document whose other row is `other`, in `locale`. */
@@ -92,7 +92,7 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
           const locale = localeOf(registry, meta, args.locale);
           const other = meta.localized && locale !== null && (await firstRow(db, meta, locale)) === null ? await firstRow(db, meta, null) : null;
           if (other !== null && locale !== null) return answer(context, args, await localize(args, context, other, locale));
-          return answer(context, args, await service().upsertSingle(await input(args, context, 'update'), query(locale), accessOf(context)));
+          return answer(context, args, await service().upsertSingle(await input(args, context, 'update', await firstRow(db, meta, locale)), query(locale), accessOf(context)));
         }),
         [naming.deleteMutationName(meta)]: guarded('delete', async (args, context) => {
           const locale = localeOf(registry, meta, args.locale);
@@ -117,7 +117,7 @@ export function v5Mutations(options: V5MutationOptions): ResolverMap {
           return other === null || locale === null ? null : answer(context, args, await localize(args, context, other, locale));
         }
         // As the v5 REST PUT: `status: DRAFT` saves a published document's draft, anything else publishes it.
-        const body = await input(args, context, 'update');
+        const body = await input(args, context, 'update', id);
         const view = meta.draftAndPublish ? withDocumentView(query(locale), { status: draftOf(args) ? 'draft' : 'published' }) : query(locale);
         const updated = await service().updateDocument(id, body, view, accessOf(context)).catch(nullIfNotFound);
         return updated ? answer(context, args, updated) : null;

@@ -31,6 +31,7 @@ import { findActionOf } from '../rest/routes.js';
 import { isPlainObject } from '../query/is-plain-object.js';
 import { withDocumentView, type DocumentView, type PublicationFilter } from '../entity/drafts.js';
 import { isStored } from './builtins.js';
+import { storedValueOf } from '../populate/execute.js';
 import { rowsOfDocuments } from '../entity/document-id.js';
 import { DocumentIdReader, documentIdFilterAsIds } from './document-id.js';
 import { fileUid, v5ContentTypes } from './sdl.js';
@@ -54,10 +55,26 @@ interface NodeOf {
 
 const nodeOf = new Slot<NodeOf>('v5 node');
 
+/** Component instances (at any depth) of a node read as a draft: their relations read drafts too. */
+const draftInstances = new WeakSet<object>();
+
+function markDraftInstances(value: unknown, depth = 0): void {
+  if (depth > 8 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) markDraftInstances(item, depth + 1);
+    return;
+  }
+  draftInstances.add(value);
+  for (const inner of Object.values(value)) markDraftInstances(inner, depth + 1);
+}
+
 /** An entry as a v5 node: its attributes, its documentId; `publishedAt: null` when read as a draft. */
 function toNode(meta: ContentTypeMeta, entry: Entry, draft: boolean, documentId: string | null): Json {
   const node: Json = { documentId, ...entry.attributes };
-  if (draft) node.publishedAt = null;
+  if (draft) {
+    node.publishedAt = null;
+    for (const field of Object.values(meta.fields)) if (field.kind === 'component' || field.kind === 'dynamiczone') markDraftInstances(node[field.name]);
+  }
   // Strapi 5 publishes an entry of a type without draft & publish when it writes it.
   else if (!meta.draftAndPublish && node.publishedAt === undefined) node.publishedAt = node.createdAt ?? null;
   nodeOf.set(node, { meta, id: entry.id, draft });
@@ -159,13 +176,13 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       if (field.kind === 'scalar' && field.type === 'enumeration' && field.enum?.length) {
         map[naming.enumTypeName(owner, field.name)] = Object.fromEntries(field.enum.map((value) => [naming.enumValueName(value), value]));
       } else if ((field.kind === 'relation' && !field.unstored) || field.kind === 'media') {
-        if (!naming.isContentType(owner)) continue;
         const target = types.find((meta) => meta.uid === (field.kind === 'relation' ? field.target : fileUid));
         if (!target) continue;
         const toMany = field.kind === 'relation' ? field.toMany : field.multiple;
-        add(typeName, field.name, linkResolver(owner, field, target, toMany));
+        const resolver = naming.isContentType(owner) ? linkResolver(owner, field, target, toMany) : instanceLinkResolver(owner, field, target, toMany);
+        add(typeName, field.name, resolver);
         if (toMany) {
-          const list = linkResolver(owner, field, target, true);
+          const list = resolver;
           add(typeName, `${field.name}_connection`, async (parent: Json, args: Json, context: GraphqlContext, info: GraphQLResolveInfo) => {
             const nodes = await list(parent, args, context, info);
             return { nodes, data: nodes };
@@ -196,13 +213,31 @@ export function v5Resolvers(options: V5ResolverOptions): ResolverMap {
       const node = nodeOf.get(parent);
       if (!node || !field.link || !isStored(target)) return toMany ? [] : null;
       if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
-      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), ...(node.draft ? { publicationState: 'preview' } : {}), ...(node.draft && owner.draftAndPublish ? { [draftLinksArg]: true } : {}) };
+      const relationArgs: Json = { ...args, filters: await v5Filters(args?.filters, target, registry, db), publicationState: node.draft ? 'preview' : 'live', ...(node.draft && owner.draftAndPublish ? { [draftLinksArg]: true } : {}) };
       // An unsorted `localizations` in row-id order, as Strapi 5.54.0 answers it here (its resolver's
       // `load` has no ORDER BY; SQLite reads it in rowid order, unlike REST's populate, which walks the
       // documents index: populate/execute.ts withLocaleOrder). Strapi's published rows get new ids
       // at every publish; these keep theirs, so a re-published locale is not moved last here.
       if (field.name === 'localizations' && toRestSort(args?.sort) === undefined) relationArgs.sort = ['id:asc'];
       const loaded: Loaded = await context.loader.entry(owner, field, relationArgs, readShape(target, undefined, registry), node.id);
+      const reader = readerOf(context, db);
+      if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
+      return loaded ? toNode(target, loaded, false, await reader.of(target, loaded.id)) : null;
+    };
+  }
+
+  /**
+   * A relation or media field inside a component instance (its ids are in the instance's
+   * stored JSON), batched per request by the loader as v4's are; a draft's instance reads drafts.
+   */
+  function instanceLinkResolver(owner: ComponentMeta, field: LinkField, target: ContentTypeMeta, toMany: boolean) {
+    return async (parent: Json, args: Json, context: GraphqlContext, _info?: GraphQLResolveInfo): Promise<unknown> => {
+      const stored = storedValueOf(parent);
+      if (!stored || !isStored(target)) return toMany ? [] : null;
+      if (field.kind === 'relation') verify(context.state.auth, findActionOf(target.uid));
+      const draft = draftInstances.has(parent);
+      const relationArgs = { ...args, filters: await v5Filters(args?.filters, target, registry, db), publicationState: draft ? 'preview' : 'live' };
+      const loaded: Loaded = await context.loader.instance(owner, field, relationArgs, readShape(target, undefined, registry), stored);
       const reader = readerOf(context, db);
       if (Array.isArray(loaded)) return Promise.all(loaded.map(async (entry) => toNode(target, entry, false, await reader.of(target, entry.id))));
       return loaded ? toNode(target, loaded, false, await reader.of(target, loaded.id)) : null;

@@ -165,10 +165,12 @@ export async function readLinks(options: LoaderOptions, read: LinkRead, parents:
  * The publication state a link field reads its targets in. A to-many field has the
  * `publicationState` argument (LIVE by default); a to-one field has none, and Strapi 4.26.2's
  * association resolver then loads the target whatever its state (`entityService.load` with no
- * `publicationState`): a draft target is answered, in a LIVE query too.
+ * `publicationState`): a draft target is answered, in a LIVE query too. The v5 endpoint sets it
+ * for every field (graphql-v5/resolvers.ts): `live` for a published version, `preview` for a draft.
  */
 export function publicationStateOf(args: RelationArgs, toMany: boolean): unknown {
-  return toMany ? args['publicationState'] : 'preview';
+  // v4's to-one fields have no such argument; the v5 endpoint gives one (Strapi 5 reads a published version's targets published).
+  return toMany ? args['publicationState'] : (args['publicationState'] ?? 'preview');
 }
 
 /** Without the keys that have no value (a kept plan is keyed by its JSON). */

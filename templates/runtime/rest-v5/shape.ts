@@ -52,8 +52,11 @@ export class Shaper {
     switch (field.kind) {
       case 'relation':
         return this.related(documentIds, this.registry.contentTypes.get(field.target), value);
-      case 'media':
-        return this.related(documentIds, this.registry.contentTypes.get(fileUid), value);
+      case 'media': {
+        const related = this.related(documentIds, this.registry.contentTypes.get(fileUid), value);
+        // Strapi 5 reads a multiple media field as a list: no files is `[]` (v4 answers `{ data: null }`).
+        return related === null && field.multiple ? [] : related;
+      }
       case 'component': {
         const component = this.registry.components.get(field.component);
         return Array.isArray(value) ? value.map((item) => this.component(documentIds, component, item)) : this.component(documentIds, component, value);

@@ -3,6 +3,7 @@
  * `…_connection` queries, `status`, DeleteMutationResponse, users and errors.
  */
 import { publicAuth, type Auth, type StrapiClient } from '../../import/recorder/client.js';
+import { recordComponentRelationsGraphql } from './component-relations.js';
 
 const articleFields = `documentId title slug description content status views rating price impressions featured publishDate readingTime lastReviewedAt metadata
   createdAt updatedAt publishedAt
@@ -82,4 +83,5 @@ export async function recordBlogGraphql(client: StrapiClient, full: Auth, user: 
   await gql('graphql.error.badArg', `query { article(id: 1) { title } }`, publicAuth);
   await gql('graphql.error.syntax', `query { articles { `, publicAuth);
   await gql('graphql.v4.attributes', `query { articles { data { id attributes { title } } } }`, publicAuth);
+  await recordComponentRelationsGraphql(client, full);
 }

@@ -8,6 +8,7 @@
 import { png, publicAuth, query, type Auth, type StrapiClient } from '../../import/recorder/client.js';
 import { recordBlogGraphql } from './blog-graphql.js';
 import { recordBlogDraftLinks } from './blog-draft-links.js';
+import { recordComponentRelations } from './component-relations.js';
 import { recordPendingDrafts } from './pending-drafts.js';
 
 const v4 = { 'Strapi-Response-Format': 'v4' };
@@ -300,5 +301,6 @@ export async function recordBlog(client: StrapiClient, full: Auth): Promise<void
 
   await recordBlogGraphql(client, full, user, { article: A, author: ada?.documentId, tag: alpha });
   await recordBlogDraftLinks(client, full, user);
+  await recordComponentRelations(client, full);
   await recordPendingDrafts(client, full);
 }

@@ -3,6 +3,9 @@
  * Link (shared.link): component, stored as JSON in the entries that use it.
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { ArticleEntry } from '../content-types/article.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 
 /**
  * One Link instance as the REST API returns it. Nested components, relations and
@@ -12,6 +15,8 @@ export interface SharedLinkComponent {
   id: number;
   label: string | null;
   url: string | null;
+  article?: { data: ArticleEntry | null };
+  icon?: { data: UploadFileEntry | null };
 }
 
 /** One Link instance in a write; an `id` the stored value has keeps that instance's id. */
@@ -19,6 +24,8 @@ export interface SharedLinkComponentInput {
   id?: number;
   label?: string;
   url?: string;
+  article?: ToOneRelationWrite;
+  icon?: number | null;
 }
 
 export const sharedLink = {
@@ -43,5 +50,13 @@ export const sharedLink = {
       required: true,
     },
     url: { kind: 'scalar', name: 'url', type: 'string', column: 'url', prismaField: 'url', required: true },
+    article: {
+      kind: 'relation',
+      name: 'article',
+      relation: 'oneToOne',
+      target: 'api::article.article',
+      toMany: false,
+    },
+    icon: { kind: 'media', name: 'icon', multiple: false, allowedTypes: ['images'] },
   },
 } as const satisfies ComponentMeta;

@@ -3,6 +3,9 @@
  * Quote (shared.quote): component, stored as JSON in the entries that use it.
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { AuthorEntry } from '../content-types/author.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 
 /**
  * One Quote instance as the REST API returns it. Nested components, relations and
@@ -12,6 +15,8 @@ export interface SharedQuoteComponent {
   id: number;
   title: string | null;
   body: string | null;
+  author?: { data: AuthorEntry | null };
+  pictures?: { data: UploadFileEntry[] | null };
 }
 
 /** One Quote instance in a write; an `id` the stored value has keeps that instance's id. */
@@ -19,6 +24,8 @@ export interface SharedQuoteComponentInput {
   id?: number;
   title?: string | null;
   body?: string | null;
+  author?: ToOneRelationWrite;
+  pictures?: number[];
 }
 
 export const sharedQuote = {
@@ -36,5 +43,13 @@ export const sharedQuote = {
     },
     title: { kind: 'scalar', name: 'title', type: 'string', column: 'title', prismaField: 'title' },
     body: { kind: 'scalar', name: 'body', type: 'text', column: 'body', prismaField: 'body' },
+    author: {
+      kind: 'relation',
+      name: 'author',
+      relation: 'oneToOne',
+      target: 'api::author.author',
+      toMany: false,
+    },
+    pictures: { kind: 'media', name: 'pictures', multiple: true, allowedTypes: ['images'] },
   },
 } as const satisfies ComponentMeta;

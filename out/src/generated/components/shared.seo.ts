@@ -3,6 +3,9 @@
  * Seo (shared.seo): component, stored as JSON in the entries that use it.
  */
 import type { ComponentMeta } from '../../runtime/meta.js';
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { TagEntry } from '../content-types/tag.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 
 /**
  * One Seo instance as the REST API returns it. Nested components, relations and
@@ -12,6 +15,8 @@ export interface SharedSeoComponent {
   id: number;
   metaTitle: string | null;
   metaDescription: string | null;
+  image?: { data: UploadFileEntry | null };
+  tags?: { data: TagEntry[] };
 }
 
 /** One Seo instance in a write; an `id` the stored value has keeps that instance's id. */
@@ -19,6 +24,8 @@ export interface SharedSeoComponentInput {
   id?: number;
   metaTitle?: string;
   metaDescription?: string | null;
+  image?: number | null;
+  tags?: ToManyRelationWrite;
 }
 
 export const sharedSeo = {
@@ -51,5 +58,7 @@ export const sharedSeo = {
       prismaField: 'metaDescription',
       maxLength: 160,
     },
+    image: { kind: 'media', name: 'image', multiple: false, allowedTypes: ['images'] },
+    tags: { kind: 'relation', name: 'tags', relation: 'oneToMany', target: 'api::tag.tag', toMany: true },
   },
 } as const satisfies ComponentMeta;

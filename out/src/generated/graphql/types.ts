@@ -274,11 +274,14 @@ export interface ComponentSharedLink {
   id: Scalars['ID'];
   label: Scalars['String'];
   url: Scalars['String'];
+  article: ArticleEntityResponse | null;
+  icon: UploadFileEntityResponse | null;
 }
 
 export interface ComponentSharedLinkFiltersInput {
   label?: StringFilterInput | null;
   url?: StringFilterInput | null;
+  article?: ArticleFiltersInput | null;
   and?: Array<ComponentSharedLinkFiltersInput | null> | null;
   or?: Array<ComponentSharedLinkFiltersInput | null> | null;
   not?: ComponentSharedLinkFiltersInput | null;
@@ -288,6 +291,8 @@ export interface ComponentSharedLinkInput {
   id?: Scalars['ID'] | null;
   label?: Scalars['String'] | null;
   url?: Scalars['String'] | null;
+  article?: Scalars['ID'] | null;
+  icon?: Scalars['ID'] | null;
 }
 
 export interface ComponentSharedQuote {
@@ -295,6 +300,14 @@ export interface ComponentSharedQuote {
   id: Scalars['ID'];
   title: Scalars['String'] | null;
   body: Scalars['String'] | null;
+  author: AuthorEntityResponse | null;
+  pictures: UploadFileRelationResponseCollection | null;
+}
+
+export interface ComponentSharedQuotePicturesArgs {
+  filters?: UploadFileFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
 }
 
 export interface ComponentSharedRichText {
@@ -308,11 +321,20 @@ export interface ComponentSharedSeo {
   id: Scalars['ID'];
   metaTitle: Scalars['String'];
   metaDescription: Scalars['String'] | null;
+  image: UploadFileEntityResponse | null;
+  tags: TagRelationResponseCollection | null;
+}
+
+export interface ComponentSharedSeoTagsArgs {
+  filters?: TagFiltersInput | null;
+  pagination?: PaginationArg | null;
+  sort?: Array<Scalars['String'] | null> | null;
 }
 
 export interface ComponentSharedSeoFiltersInput {
   metaTitle?: StringFilterInput | null;
   metaDescription?: StringFilterInput | null;
+  tags?: TagFiltersInput | null;
   and?: Array<ComponentSharedSeoFiltersInput | null> | null;
   or?: Array<ComponentSharedSeoFiltersInput | null> | null;
   not?: ComponentSharedSeoFiltersInput | null;
@@ -322,6 +344,8 @@ export interface ComponentSharedSeoInput {
   id?: Scalars['ID'] | null;
   metaTitle?: Scalars['String'] | null;
   metaDescription?: Scalars['String'] | null;
+  image?: Scalars['ID'] | null;
+  tags?: Array<Scalars['ID'] | null> | null;
 }
 
 export interface DateFilterInput {

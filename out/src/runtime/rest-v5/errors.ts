@@ -49,6 +49,11 @@ export async function v5Error(err: unknown, write: V5Write): Promise<unknown> {
   if (!(err instanceof ValidationError) || !Array.isArray(issues)) return err;
   const { registry, meta } = write;
   const data = (write.body as { data?: unknown } | undefined)?.data;
+  // A row id that names nothing: Strapi 5's relation check, with the data it checked (relations as `{ set: [{ id }] }`).
+  if (issues.length === 1 && missingRelations.test(err.message) && data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    const value = relationsAsChecked(registry, meta.fields, validatedData(meta, data as Bag, write));
+    return new ValidationError(err.message, { errors: [{ path: [], message: err.message, name: 'ValidationError', value }] });
+  }
   const draftIds = new DraftIds(write.db, registry);
   const rewritten: Issue[] = [];
   for (const issue of issues as Issue[]) {
@@ -70,6 +75,48 @@ export async function v5Error(err: unknown, write: V5Write): Promise<unknown> {
     rewritten.push({ path: [], message: 'Invalid relations', name: 'ValidationError', value: validatedData(meta, data as Bag, write) });
   }
   return new ValidationError(rewritten.length === 1 ? rewritten[0]!.message : `${rewritten.length} errors occurred`, { ...err.details, errors: rewritten });
+}
+
+const missingRelations = /^\d+ relation\(s\) of type \S+ associated with this entity do not exist$/;
+
+/**
+ * Relation and media values (at any depth: components, zone items) as Strapi 5's relation
+ * check sees them: a shorthand id or list of ids is `{ set: [{ id }] }`, `connect`/`disconnect`/
+ * `set` lists keep their items, a single item is a list of one.
+ */
+function relationsAsChecked(registry: Registry, fields: Fields, data: Bag): Bag {
+  const out: Bag = {};
+  for (const [key, value] of Object.entries(data)) {
+    const field = fields[key];
+    if (field?.kind === 'relation' || field?.kind === 'media') out[key] = value === null ? value : checkedRelation(value);
+    else if (field?.kind === 'component') {
+      const component = registry.components.get(field.component);
+      const one = (item: unknown) => (component && isBagValue(item) ? relationsAsChecked(registry, component.fields, item) : item);
+      out[key] = Array.isArray(value) ? value.map(one) : one(value);
+    } else if (field?.kind === 'dynamiczone' && Array.isArray(value)) {
+      out[key] = value.map((item) => {
+        const component = isBagValue(item) ? registry.components.get(String(item.__component)) : undefined;
+        return component && isBagValue(item) ? relationsAsChecked(registry, component.fields, item) : item;
+      });
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function checkedRelation(value: unknown): unknown {
+  const item = (v: unknown) => (isBagValue(v) ? v : typeof v === 'string' && Number.isNaN(Number.parseInt(v, 10)) ? { documentId: v } : { id: v });
+  if (Array.isArray(value)) return { set: value.map(item) };
+  if (isBagValue(value)) {
+    if ('id' in value || 'documentId' in value) return { set: [value] };
+    const out: Bag = { ...value };
+    for (const key of ['set', 'disconnect', 'connect']) if (value[key] !== undefined) out[key] = (Array.isArray(value[key]) ? (value[key] as unknown[]) : [value[key]]).map(item);
+    return out;
+  }
+  return { set: [item(value)] };
+}
+
+function isBagValue(value: unknown): value is Bag {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** yup's path: `links[0].url`. */
@@ -169,6 +216,8 @@ class DraftIds {
       if (field.name === 'id') continue;
       if (field.kind === 'scalar') out[field.name] = given[field.name] ?? field.default ?? null;
       else if (field.kind === 'component') out[field.name] = this.field(field, given[field.name]);
+      // Relations and media as the draft read back populates them: none is null, or [] for a list.
+      else if (field.kind === 'relation' || field.kind === 'media') out[field.name] = given[field.name] ?? ((field.kind === 'relation' ? field.toMany : field.multiple) ? [] : null);
     }
     return out;
   }

@@ -70,9 +70,10 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
     const found = await ctx.state.service.find({ ...v4, filters, pagination: { page: 1, pageSize: 1, withCount: false } }, ctx.state.access);
     return found.data[0] ?? null;
   };
-  const write = async (ctx: V5RouteContext, kind: 'create' | 'update') => {
+  /** `id`: the row an update writes (relations inside its kept component instances edit the stored ones). */
+  const write = async (ctx: V5RouteContext, kind: 'create' | 'update', id?: number | null) => {
     const q = query(ctx);
-    return { input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale), v4: await v5.queries.translate(v5.db, meta, q) };
+    return { input: await v5.inputs.translate(v5.db, meta, body(ctx), statusOf(q), kind, ctx.state.access, q.locale, id), v4: await v5.queries.translate(v5.db, meta, q) };
   };
 
 
@@ -93,8 +94,8 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
           const { input, v4 } = await write(ctx, 'create');
           return single(await shape(await ctx.state.service.create({ data: { ...input.data, locale, localizations: [other] } }, v4, ctx.state.access, created)));
         }
-        const { input, v4 } = await write(ctx, 'update');
         const current = await firstRow(v5.db, meta, locale);
+        const { input, v4 } = await write(ctx, 'update', current);
         if (current !== null) await assertOwnComponents(v5.db, meta, current, body(ctx));
         if (current !== null && meta.draftAndPublish) return single(await shape(await ctx.state.service.updateDocument(current, input, v4, ctx.state.access)));
         return single(await shape(await ctx.state.service.upsertSingle(input, v4, ctx.state.access, created)));
@@ -129,7 +130,7 @@ export function v5Routes(meta: ContentTypeMeta, v5: V5Context): V5Route[] {
         const { input, v4 } = await write(ctx, 'create');
         return single(await shape(await ctx.state.service.create({ data: { ...input.data, localizations: [other] } }, v4, ctx.state.access, created)));
       }
-      const { input, v4 } = await write(ctx, 'update');
+      const { input, v4 } = await write(ctx, 'update', id);
       await assertOwnComponents(v5.db, meta, id, body(ctx));
       return single(await shape(await ctx.state.service.updateDocument(id, input, v4, ctx.state.access)));
     }),

@@ -3,6 +3,9 @@
  * Quote (shared.quote): component. Its types, emitted from the same IR and by the same code
  * as the server's src/generated/components/shared.quote.ts.
  */
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { AuthorEntry } from '../content-types/author.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 /**
  * One Quote instance as the REST API returns it. Nested components, relations and
  * media are present only when populated.
@@ -11,10 +14,18 @@ export interface SharedQuoteComponent {
     id: number;
     title: string | null;
     body: string | null;
+    author?: {
+        data: AuthorEntry | null;
+    };
+    pictures?: {
+        data: UploadFileEntry[] | null;
+    };
 }
 /** One Quote instance in a write; an `id` the stored value has keeps that instance's id. */
 export interface SharedQuoteComponentInput {
     id?: number;
     title?: string | null;
     body?: string | null;
+    author?: ToOneRelationWrite;
+    pictures?: number[];
 }

@@ -3,6 +3,9 @@
  * Seo (shared.seo): component. Its types, emitted from the same IR and by the same code
  * as the server's src/generated/components/shared.seo.ts.
  */
+import type { ToManyRelationWrite } from '../../runtime/entry-types.js';
+import type { TagEntry } from '../content-types/tag.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 /**
  * One Seo instance as the REST API returns it. Nested components, relations and
  * media are present only when populated.
@@ -11,10 +14,18 @@ export interface SharedSeoComponent {
     id: number;
     metaTitle: string | null;
     metaDescription: string | null;
+    image?: {
+        data: UploadFileEntry | null;
+    };
+    tags?: {
+        data: TagEntry[];
+    };
 }
 /** One Seo instance in a write; an `id` the stored value has keeps that instance's id. */
 export interface SharedSeoComponentInput {
     id?: number;
     metaTitle?: string;
     metaDescription?: string | null;
+    image?: number | null;
+    tags?: ToManyRelationWrite;
 }

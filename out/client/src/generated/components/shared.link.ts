@@ -3,6 +3,9 @@
  * Link (shared.link): component. Its types, emitted from the same IR and by the same code
  * as the server's src/generated/components/shared.link.ts.
  */
+import type { ToOneRelationWrite } from '../../runtime/entry-types.js';
+import type { ArticleEntry } from '../content-types/article.js';
+import type { UploadFileEntry } from '../content-types/upload.file.js';
 
 /**
  * One Link instance as the REST API returns it. Nested components, relations and
@@ -12,6 +15,8 @@ export interface SharedLinkComponent {
   id: number;
   label: string | null;
   url: string | null;
+  article?: { data: ArticleEntry | null };
+  icon?: { data: UploadFileEntry | null };
 }
 
 /** One Link instance in a write; an `id` the stored value has keeps that instance's id. */
@@ -19,4 +24,6 @@ export interface SharedLinkComponentInput {
   id?: number;
   label?: string;
   url?: string;
+  article?: ToOneRelationWrite;
+  icon?: number | null;
 }
