@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { statementsOf } from '../helpers/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/paths.js';
 import { bearer, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
@@ -36,7 +37,7 @@ let admin: Record<string, string>;
 
 async function gql(query: string, headers = admin) {
   const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
-  return { body: (await res.json()) as any, statements: Number(/desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1]) };
+  return { body: (await res.json()) as any, statements: statementsOf(res.headers) };
 }
 
 beforeAll(async () => {

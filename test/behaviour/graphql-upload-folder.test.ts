@@ -8,7 +8,7 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from '../helpers/http.js';
+import { client, statementsOf } from '../helpers/http.js';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
 let built: BuiltServer;
@@ -180,7 +180,7 @@ describe('UploadFile.related', () => {
       const statements = async (limit: number) => {
         const res = await fetch(`${timed.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...admin }, body: JSON.stringify({ query: query(limit) }) });
         expect(res.status).toBe(200);
-        return Number(/desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+        return statementsOf(res.headers);
       };
       const [one, four] = [await statements(1), await statements(4)];
       expect(one).toBeGreaterThan(0);

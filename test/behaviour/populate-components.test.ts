@@ -13,7 +13,7 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { modelsOf, tempDir } from '../helpers/paths.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from '../helpers/http.js';
+import { client, statementsOf } from '../helpers/http.js';
 import { bearer, buildFixture, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
 
 /**
@@ -108,7 +108,7 @@ describe('populate inside components: blog articles', () => {
     const statements = async (query: string) => {
       const res = await api.get(`/api/articles?fields[0]=title&${query}`);
       expect(res.status).toBe(200);
-      return Number(/desc="(\d+) queries"/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+      return statementsOf(res.headers);
     };
     // list + count; fields and sort of components are applied in memory
     expect(await statements('populate[seo][fields][0]=metaTitle&populate[links][sort]=url&populate[blocks][on][shared.quote][fields][0]=title')).toBe(2);

@@ -32,3 +32,15 @@ export function client(baseUrl: string, defaultHeaders: Record<string, string> =
     del: (path: string, headers?: Record<string, string>) => request('DELETE', path, undefined, headers),
   };
 }
+
+/** How many statements the server sent to the database for a request (`Server-Timing`, with SERVER_TIMING=1). */
+export function statementsOf(headers: Headers): number {
+  return Number(/desc="(\d+) queries"/.exec(headers.get('server-timing') ?? '')?.[1]);
+}
+
+/** A request's body and statement count, or an error naming the status when it is not `status`. */
+export async function withStatements(res: Promise<{ status: number; body: any; headers: Headers }>, status = 200): Promise<{ body: any; statements: number }> {
+  const r = await res;
+  if (r.status !== status) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return { body: r.body, statements: statementsOf(r.headers) };
+}

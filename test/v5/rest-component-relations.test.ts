@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildFixture, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
-import { client } from '../helpers/http.js';
+import { client, withStatements } from '../helpers/http.js';
 
 let built: BuiltServer;
 let server: RunningServer;
@@ -16,12 +16,7 @@ let api: ReturnType<typeof client>;
 const tags: { id: number; documentId: string }[] = [];
 const authors: { id: number; documentId: string }[] = [];
 
-async function ok(res: Promise<{ status: number; body: any; headers: Headers }>, status = 200): Promise<{ body: any; statements: number }> {
-  const r = await res;
-  if (r.status !== status) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
-  const statements = Number(/desc="(\d+) queries"/.exec(r.headers.get('server-timing') ?? '')?.[1]);
-  return { body: r.body, statements };
-}
+const ok = withStatements;
 
 beforeAll(async () => {
   built = await buildFixture('blog');
