@@ -20,6 +20,7 @@ import {
   reservedJsWords,
   reservedPrismaModelNames,
   snakeCase,
+  prismaFieldNames,
 } from './names.js';
 import { DatabaseNames, type NameSource } from './identifiers.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
@@ -315,6 +316,7 @@ function buildAttributes(
   uid: string,
   column: (name: string) => string,
 ): Attribute[] {
+  const prismaFields = prismaFieldNames(Object.keys(attributes));
   return Object.entries(attributes).map(([name, a], index): Attribute => {
     const excluded = context.exclusions.attributes.has(exclusionKey(uid, name));
     const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true, ...(excluded ? { graphql: false as const } : {}) };
@@ -327,6 +329,7 @@ function buildAttributes(
         // blocks are JSON to the database and the APIs; the runtime validates them as blocks.
         type: type === 'blocks' ? 'json' : type,
         column: column(name),
+        ...(prismaFields.has(name) ? { prismaField: prismaFields.get(name)! } : {}),
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,

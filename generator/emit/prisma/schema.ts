@@ -179,10 +179,11 @@ function scalarField(attribute: ScalarAttribute, ir: Schema, table: string): Fie
     if (!(attribute.builtIn && attribute.name !== 'publishedAt')) type += '?';
     if (attribute.unique) attrs.push(`@unique${mapArgument(table, [attribute.column], 'key', ir.provider, true)}`);
   }
-  if (attribute.column !== attribute.name) attrs.push(`@map("${attribute.column}")`);
+  const field = attribute.prismaField ?? attribute.name;
+  if (attribute.column !== field) attrs.push(`@map("${attribute.column}")`);
   const native = mapping.nativeType?.[ir.provider];
   if (native && attribute.name !== 'id') attrs.push(native);
-  return [attribute.name, type, attrs.join(' ')];
+  return [field, type, attrs.join(' ')];
 }
 
 /**

@@ -37,6 +37,13 @@ export const reservedAttributeNames = [
 ];
 
 const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
+/**
+ * A name with letters outside ASCII (`año`): Strapi checks no attribute name at start and
+ * serves it under its own name, its column lodash's snakeCase of it (`ano`: accents go). Its
+ * Prisma field is an ASCII spelling (ir/names.ts prismaFieldName). Scalars only so far.
+ */
+const unicodeAttributeNamePattern = /^\p{L}[\p{L}\p{N}_]*$/u;
+const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField']);
 
 /**
  * A Strapi 5 project: Strapi 5.54.0 refuses to start with an attribute of a content type or a
@@ -95,8 +102,15 @@ function checkAttributes(
     const report = (rest: string[], message: string) => context.report(model, at(...rest), `${owner}: ${message}`);
 
     if (!attributeNamePattern.test(name)) {
-      report([], 'attribute names must start with a letter and contain only letters, digits and _');
-      continue;
+      const type = isPlainObject(attribute) ? attribute.type : undefined;
+      if (!unicodeAttributeNamePattern.test(name)) {
+        report([], 'attribute names must start with a letter and contain only letters, digits and _');
+        continue;
+      }
+      if (typeof type === 'string' && !scalarLikeTypes.has(type)) {
+        report([], `a ${type} attribute whose name has letters outside ASCII is not supported yet (scalar attributes are)`);
+        continue;
+      }
     }
     if (strapi5 && strapi5ReservedColumns.includes(snakeCase(name))) {
       // Strapi 5's own words (it stops at start).

@@ -1,0 +1,101 @@
+/**
+ * Attribute names with letters outside ASCII (`año`, `descripción`: Zenn-Dev99/StrapiAlmonte's
+ * libro and curso have `año`). Strapi 5.54.0 checks no attribute name at start and serves it
+ * under its own name, its column lodash's snakeCase of it (`ano`, `descripcion`,
+ * `ano_edicion`: `@strapi/database` metadata createAttribute). contentgen keeps an ASCII
+ * Prisma field (`a_xf1_o`) mapped to that column. With the GraphQL plugin Strapi does not start
+ * (graphql-js: "Names must only contain [_a-zA-Z0-9]"): contentgen leaves the field out of
+ * GraphQL with a warning (fixtures/projects/strapi5-shapes, api::edition.edition).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { fixturesDir } from '../helpers/paths.js';
+import { bearer, buildModels, createApiToken, startServer, type BuiltServer, type RunningServer } from '../helpers/server.js';
+
+let built: BuiltServer;
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+let token: string;
+
+beforeAll(async () => {
+  built = await buildModels(path.join(fixturesDir, 'projects', 'strapi5-shapes'), 'non-ascii-names');
+  server = await startServer(built.dir);
+  token = await createApiToken(built.dir, { type: 'full-access' });
+  api = client(server.url, bearer(token));
+  for (const [nombre, año, descripción, añoEdición] of [
+    ['Primera', 2001, 'la primera', '2001-a'],
+    ['Segunda', 1999, 'la segunda', '1999-b'],
+    ['Tercera', 2010, null, null],
+  ] as const) {
+    const created = await api.post('/api/editions', { data: { nombre, año, descripción, añoEdición } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+  }
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await built?.cleanup();
+});
+
+describe('an attribute named with letters outside ASCII', () => {
+  it('is answered under its own name on /api and on the v5 mount', async () => {
+    const v4 = await api.get('/api/editions?sort=id');
+    expect(v4.status).toBe(200);
+    expect(v4.body.data[0].attributes).toMatchObject({ nombre: 'Primera', año: 2001, descripción: 'la primera', añoEdición: '2001-a' });
+    const v5 = await api.get('/v5/api/editions?sort=id');
+    expect(v5.status).toBe(200);
+    expect(v5.body.data[1]).toMatchObject({ nombre: 'Segunda', año: 1999, descripción: 'la segunda', añoEdición: '1999-b', documentId: expect.any(String) });
+    const created = await api.post('/v5/api/editions', { data: { nombre: 'Cuarta', año: 2020 } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ nombre: 'Cuarta', año: 2020, descripción: null, añoEdición: null });
+    const one = await api.get(`/v5/api/editions/${created.body.data.documentId}`);
+    expect(one.body.data.año).toBe(2020);
+    const updated = await api.put(`/v5/api/editions/${created.body.data.documentId}`, { data: { año: 2021, descripción: 'cambiada' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ año: 2021, descripción: 'cambiada' });
+    expect((await api.del(`/v5/api/editions/${created.body.data.documentId}`)).status).toBe(204);
+  });
+
+  it('filters, sorts and selects by its own name', async () => {
+    const eq = await api.get(`/api/editions?filters[${encodeURIComponent('año')}][$eq]=1999`);
+    expect(eq.body.data.map((e: any) => e.attributes.nombre)).toEqual(['Segunda']);
+    const gt = await api.get(`/v5/api/editions?filters[año][$gt]=2000&sort=año:desc`);
+    expect(gt.body.data.map((e: any) => e.nombre)).toEqual(['Tercera', 'Primera']);
+    const contains = await api.get(`/v5/api/editions?filters[descripción][$contains]=segunda`);
+    expect(contains.body.data.map((e: any) => e.nombre)).toEqual(['Segunda']);
+    const isNull = await api.get(`/v5/api/editions?filters[añoEdición][$null]=true`);
+    expect(isNull.body.data.map((e: any) => e.nombre)).toEqual(['Tercera']);
+    const sorted = await api.get('/api/editions?sort[0]=año:asc');
+    expect(sorted.body.data.map((e: any) => e.attributes.año)).toEqual([1999, 2001, 2010]);
+    const fields = await api.get('/v5/api/editions?fields[0]=año&sort=año');
+    expect(fields.body.data[0]).toEqual({ id: expect.any(Number), documentId: expect.any(String), año: 1999 });
+    const v4fields = await api.get('/api/editions?fields[0]=año&fields[1]=descripción&sort=id');
+    expect(v4fields.status, JSON.stringify(v4fields.body)).toBe(200);
+    expect(v4fields.body.data[0].attributes).toEqual({ año: 2001, descripción: 'la primera' });
+  });
+
+  it('is validated under its own name', async () => {
+    const missing = await api.post('/v5/api/editions', { data: { nombre: 'Sin año' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.errors[0].path).toEqual(['año']);
+    const duplicate = await api.post('/v5/api/editions', { data: { nombre: 'Repetida', año: 2000, añoEdición: '2001-a' } });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.error.details.errors[0]).toMatchObject({ path: ['añoEdición'], message: 'This attribute must be unique' });
+  });
+
+  it("is stored in Strapi's column (snakeCase: accents go) and left out of GraphQL", async () => {
+    const migrations = path.join(built.dir, 'prisma', 'migrations');
+    const sql = readdirSync(migrations, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => readFileSync(path.join(migrations, f), 'utf8'))
+      .join('\n');
+    expect(sql).toMatch(/["`]ano["`]/);
+    expect(sql).toMatch(/["`]descripcion["`]/);
+    expect(sql).toMatch(/["`]ano_edicion["`]/);
+    const res = await fetch(`${server.url}/v5/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: JSON.stringify({ query: '{ editions(sort: "id") { nombre } }' }) });
+    const body: any = await res.json();
+    expect(body.data.editions.map((e: any) => e.nombre)).toEqual(['Primera', 'Segunda', 'Tercera']);
+  });
+});
