@@ -5,7 +5,8 @@
  * `ano_edicion`: `@strapi/database` metadata createAttribute). contentgen keeps an ASCII
  * Prisma field (`a_xf1_o`) mapped to that column. With the GraphQL plugin Strapi does not start
  * (graphql-js: "Names must only contain [_a-zA-Z0-9]"): contentgen leaves the field out of
- * GraphQL with a warning (fixtures/projects/strapi5-shapes, api::edition.edition).
+ * GraphQL with a warning (fixtures/projects/strapi5-shapes, api::edition.edition). Inside a
+ * component (JSON) the key is the name too, quoted in JSON paths (`$."año"`).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -24,12 +25,12 @@ beforeAll(async () => {
   server = await startServer(built.dir);
   token = await createApiToken(built.dir, { type: 'full-access' });
   api = client(server.url, bearer(token));
-  for (const [nombre, año, descripción, añoEdición] of [
-    ['Primera', 2001, 'la primera', '2001-a'],
-    ['Segunda', 1999, 'la segunda', '1999-b'],
-    ['Tercera', 2010, null, null],
+  for (const [nombre, año, descripción, añoEdición, páginas] of [
+    ['Primera', 2001, 'la primera', '2001-a', 120],
+    ['Segunda', 1999, 'la segunda', '1999-b', 300],
+    ['Tercera', 2010, null, null, 80],
   ] as const) {
-    const created = await api.post('/api/editions', { data: { nombre, año, descripción, añoEdición } });
+    const created = await api.post('/api/editions', { data: { nombre, año, descripción, añoEdición, detalle: { año: año + 1, páginas } } });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
   }
 });
@@ -74,6 +75,22 @@ describe('an attribute named with letters outside ASCII', () => {
     const v4fields = await api.get('/api/editions?fields[0]=año&fields[1]=descripción&sort=id');
     expect(v4fields.status, JSON.stringify(v4fields.body)).toBe(200);
     expect(v4fields.body.data[0].attributes).toEqual({ año: 2001, descripción: 'la primera' });
+  });
+
+  it('in a component: answered, populated, filtered and sorted under its own name', async () => {
+    const v4 = await api.get('/api/editions?populate=detalle&sort=id');
+    expect(v4.body.data[0].attributes.detalle).toEqual({ id: expect.any(Number), año: 2002, páginas: 120 });
+    const v5 = await api.get('/v5/api/editions?populate=*&sort=id');
+    expect(v5.body.data[1].detalle).toEqual({ id: expect.any(Number), año: 2000, páginas: 300 });
+    const filtered = await api.get('/v5/api/editions?filters[detalle][páginas][$lt]=200&sort=id');
+    expect(filtered.body.data.map((e: any) => e.nombre)).toEqual(['Primera', 'Tercera']);
+    const eq = await api.get('/api/editions?filters[detalle][año][$eq]=2000');
+    expect(eq.body.data.map((e: any) => e.attributes.nombre)).toEqual(['Segunda']);
+    const sorted = await api.get('/v5/api/editions?sort=detalle.páginas:desc');
+    expect(sorted.status, JSON.stringify(sorted.body)).toBe(200);
+    expect(sorted.body.data.map((e: any) => e.nombre)).toEqual(['Segunda', 'Primera', 'Tercera']);
+    const fields = await api.get('/v5/api/editions?populate[detalle][fields][0]=año&sort=id');
+    expect(fields.body.data[2].detalle).toEqual({ id: expect.any(Number), año: 2011 });
   });
 
   it('is validated under its own name', async () => {
