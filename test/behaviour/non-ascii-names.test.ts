@@ -93,6 +93,30 @@ describe('an attribute named with letters outside ASCII', () => {
     expect(fields.body.data[2].detalle).toEqual({ id: expect.any(Number), año: 2011 });
   });
 
+  it('on a localized draft & publish type: drafts, publishing, and a shared attribute copied to every locale', async () => {
+    const created = await api.post('/v5/api/obras', { data: { título: 'Cien años', año: 1967 } });
+    expect(created.status).toBe(201);
+    const D = created.body.data.documentId;
+    expect(created.body.data).toMatchObject({ título: 'Cien años', año: 1967, publishedAt: expect.any(String), locale: 'en' });
+    // a draft of the published document (its draft row), then published again
+    const drafted = await api.put(`/v5/api/obras/${D}?status=draft`, { data: { año: 1966 } });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    expect((await api.get(`/v5/api/obras/${D}?status=draft`)).body.data.año).toBe(1966);
+    expect((await api.get(`/v5/api/obras/${D}`)).body.data.año).toBe(1967);
+    const es = await api.put(`/v5/api/obras/${D}?locale=es&status=published`, { data: { título: 'Cien años de soledad' } });
+    expect(es.status, JSON.stringify(es.body)).toBe(200);
+    expect(es.body.data).toMatchObject({ título: 'Cien años de soledad', año: 1967, locale: 'es' });
+    const edited = await api.put(`/v5/api/obras/${D}?status=published`, { data: { año: 1968 } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const esNow = await api.get(`/v5/api/obras/${D}?locale=es`);
+    expect(esNow.body.data).toMatchObject({ título: 'Cien años de soledad', año: 1968 });
+    const v4 = await api.get('/api/obras?locale=all&sort=id&fields[0]=año&fields[1]=título');
+    expect(v4.body.data.map((e: any) => e.attributes)).toEqual([
+      { año: 1968, título: 'Cien años' },
+      { año: 1968, título: 'Cien años de soledad' },
+    ]);
+  });
+
   it('is validated under its own name', async () => {
     const missing = await api.post('/v5/api/editions', { data: { nombre: 'Sin año' } });
     expect(missing.status).toBe(400);
