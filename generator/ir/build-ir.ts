@@ -21,6 +21,7 @@ import {
   reservedPrismaModelNames,
   snakeCase,
   prismaFieldNames,
+  asciiSpelling,
 } from './names.js';
 import { DatabaseNames, type NameSource } from './identifiers.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
@@ -217,7 +218,7 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       const owner = context.names.get(raw.uid)!;
       const { table, column } = claimTable(raw, name, 'links');
       const toMany = a.type === 'media' ? a.multiple === true : a.relation === 'oneToMany' || a.relation === 'manyToMany';
-      const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`), toMany);
+      const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(asciiSpelling(name))}Link`), toMany);
       context.links.set(linkKey(raw.uid, name), {
         ...link,
         ownerColumn: column(link.ownerColumn),
@@ -236,7 +237,7 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       const morphColumn = snakeCase(name);
       context.morphTables.set(linkKey(raw.uid, name), {
         table,
-        model: prisma.claim(`${owner.model}${pascalCase(name)}Morph`),
+        model: prisma.claim(`${owner.model}${pascalCase(asciiSpelling(name))}Morph`),
         ownerColumn: column(snakeCase(`${owner.singular}_id`)),
         idColumn: column(`${morphColumn}_id`),
         typeColumn: column(`${morphColumn}_type`),

@@ -260,11 +260,17 @@ export function prismaFieldNames(names: readonly string[]): ReadonlyMap<string, 
   const out = new Map<string, string>();
   for (const name of names) {
     if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) continue;
-    let field = [...name].map((c) => (/[A-Za-z0-9_]/.test(c) ? c : `_x${c.codePointAt(0)!.toString(16)}_`)).join('');
-    if (!/^[A-Za-z]/.test(field)) field = `x${field}`;
+    let field = asciiSpelling(name);
     while (taken.has(field)) field += '_';
     taken.add(field);
     out.set(name, field);
   }
   return out;
+}
+
+/** `name` in ASCII letters, digits and `_` (`año` → `a_xf1_o`; `x` first when it would not start with a letter): prismaFieldNames's spelling, unchecked for collisions. */
+export function asciiSpelling(name: string): string {
+  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return name;
+  const spelled = [...name].map((c) => (/[A-Za-z0-9_]/.test(c) ? c : `_x${c.codePointAt(0)!.toString(16)}_`)).join('');
+  return /^[A-Za-z]/.test(spelled) ? spelled : `x${spelled}`;
 }

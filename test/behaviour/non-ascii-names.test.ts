@@ -117,6 +117,19 @@ describe('an attribute named with letters outside ASCII', () => {
     ]);
   });
 
+  it('a relation named outside ASCII: written, populated both ways and filtered under its own name', async () => {
+    const obra = await api.post('/v5/api/obras', { data: { título: 'Rayuela', año: 1963 } });
+    const segunda = (await api.get('/v5/api/editions?filters[nombre][$eq]=Segunda')).body.data[0];
+    const linked = await api.put(`/v5/api/editions/${segunda.documentId}`, { data: { autoría: { connect: [obra.body.data.documentId] } } });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    const withAuthor = await api.get(`/v5/api/editions/${segunda.documentId}?populate=autoría`);
+    expect(withAuthor.body.data.autoría).toMatchObject({ título: 'Rayuela', año: 1963 });
+    const back = await api.get(`/v5/api/obras/${obra.body.data.documentId}?populate[ediciónes][fields][0]=año`);
+    expect(back.body.data.ediciónes).toEqual([{ id: expect.any(Number), documentId: segunda.documentId, año: 1999 }]);
+    const filtered = await api.get('/api/editions?filters[autoría][título][$eq]=Rayuela&populate=autoría');
+    expect(filtered.body.data.map((e: any) => [e.attributes.nombre, e.attributes.autoría.data.attributes.título])).toEqual([['Segunda', 'Rayuela']]);
+  });
+
   it('is validated under its own name', async () => {
     const missing = await api.post('/v5/api/editions', { data: { nombre: 'Sin año' } });
     expect(missing.status).toBe(400);

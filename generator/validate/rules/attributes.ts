@@ -40,10 +40,10 @@ const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
  * A name with letters outside ASCII (`año`): Strapi checks no attribute name at start and
  * serves it under its own name, its column lodash's snakeCase of it (`ano`: accents go). Its
- * Prisma field is an ASCII spelling (ir/names.ts prismaFieldName). Scalars only so far.
+ * Prisma field is an ASCII spelling (ir/names.ts prismaFieldNames). Scalars and relations so far.
  */
 const unicodeAttributeNamePattern = /^\p{L}[\p{L}\p{N}_]*$/u;
-const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField']);
+const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField', 'relation']);
 
 /**
  * A Strapi 5 project: Strapi 5.54.0 refuses to start with an attribute of a content type or a
@@ -107,8 +107,10 @@ function checkAttributes(
         report([], 'attribute names must start with a letter and contain only letters, digits and _');
         continue;
       }
-      if (typeof type === 'string' && !scalarLikeTypes.has(type)) {
-        report([], `a ${type} attribute whose name has letters outside ASCII is not supported yet (scalar attributes are)`);
+      const relation = isPlainObject(attribute) ? attribute.relation : undefined;
+      const morph = type === 'relation' && typeof relation === 'string' && relation.startsWith('morph');
+      if (typeof type === 'string' && (!scalarLikeTypes.has(type) || morph)) {
+        report([], `a ${morph ? String(relation) : type} attribute whose name has letters outside ASCII is not supported yet (scalar and relation attributes are)`);
         continue;
       }
     }
