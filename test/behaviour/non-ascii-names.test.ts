@@ -6,7 +6,8 @@
  * Prisma field (`a_xf1_o`) mapped to that column. With the GraphQL plugin Strapi does not start
  * (graphql-js: "Names must only contain [_a-zA-Z0-9]"): contentgen leaves the field out of
  * GraphQL with a warning (fixtures/projects/strapi5-shapes, api::edition.edition). Inside a
- * component (JSON) the key is the name too, quoted in JSON paths (`$."año"`).
+ * component (JSON) the key is the name too, quoted in JSON paths (`$."año"`); a relation
+ * (`autoría`) keeps Strapi's link table (`ediciones_autoria_links`) with an ASCII link model.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
