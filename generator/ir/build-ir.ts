@@ -20,6 +20,8 @@ import {
   reservedJsWords,
   reservedPrismaModelNames,
   snakeCase,
+  prismaFieldNames,
+  asciiSpelling,
 } from './names.js';
 import { DatabaseNames, type NameSource } from './identifiers.js';
 import { i18nAttributeNames, i18nSettings, isLocalizedType, sharedAttributeNames, withI18nAttributes } from './i18n.js';
@@ -216,7 +218,7 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       const owner = context.names.get(raw.uid)!;
       const { table, column } = claimTable(raw, name, 'links');
       const toMany = a.type === 'media' ? a.multiple === true : a.relation === 'oneToMany' || a.relation === 'manyToMany';
-      const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(name)}Link`), toMany);
+      const link = ownedLink(owner, context.names.get(target)!, table, prisma.claim(`${owner.model}${pascalCase(asciiSpelling(name))}Link`), toMany);
       context.links.set(linkKey(raw.uid, name), {
         ...link,
         ownerColumn: column(link.ownerColumn),
@@ -235,7 +237,7 @@ function allocateLinks(raws: readonly RawContentType[], context: BuildContext, p
       const morphColumn = snakeCase(name);
       context.morphTables.set(linkKey(raw.uid, name), {
         table,
-        model: prisma.claim(`${owner.model}${pascalCase(name)}Morph`),
+        model: prisma.claim(`${owner.model}${pascalCase(asciiSpelling(name))}Morph`),
         ownerColumn: column(snakeCase(`${owner.singular}_id`)),
         idColumn: column(`${morphColumn}_id`),
         typeColumn: column(`${morphColumn}_type`),
@@ -315,6 +317,7 @@ function buildAttributes(
   uid: string,
   column: (name: string) => string,
 ): Attribute[] {
+  const prismaFields = prismaFieldNames(Object.keys(attributes));
   return Object.entries(attributes).map(([name, a], index): Attribute => {
     const excluded = context.exclusions.attributes.has(exclusionKey(uid, name));
     const base = { name, index, private: a.private === true || privateNames.has(name), required: a.required === true, ...(excluded ? { graphql: false as const } : {}) };
@@ -327,6 +330,7 @@ function buildAttributes(
         // blocks are JSON to the database and the APIs; the runtime validates them as blocks.
         type: type === 'blocks' ? 'json' : type,
         column: column(name),
+        ...(prismaFields.has(name) ? { prismaField: prismaFields.get(name)! } : {}),
         unique: a.unique === true || type === 'uid',
         writable: a.writable !== false,
         builtIn: false,

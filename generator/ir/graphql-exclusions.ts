@@ -118,6 +118,11 @@ function compute(models: LoadedModels): GraphqlExclusions {
         attributes.add(exclusionKey(owner.raw.uid, attribute));
         notes.push({ file: owner.raw.file, pointer: at, message: `${owner.label}, attribute "${attribute}": left out of the GraphQL schema, served over REST only: ${why}` });
       };
+      if (!/^[_A-Za-z][_A-Za-z0-9]*$/.test(attribute)) {
+        // graphql-js's assertName: Strapi's GraphQL plugin does not start on it.
+        leaveOut(`GraphQL names are [_a-zA-Z0-9] only (Strapi's GraphQL plugin refuses to start on it: graphql-js "Names must only contain [_a-zA-Z0-9] but \"${attribute}\" does not.")`);
+        continue;
+      }
       const keys: string[] = [];
       if (type === 'dynamiczone' && naming.isContentType(owner.meta)) keys.push(`type ${naming.dynamicZoneName(owner.meta, attribute)}`, `type ${naming.dynamicZoneInputName(owner.meta, attribute)}`);
       if (type === 'enumeration' && Array.isArray(value.enum) && value.enum.length > 0) {

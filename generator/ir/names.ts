@@ -246,3 +246,31 @@ export function identifierStem(text: string): string {
 export function lowerFirst(name: string): string {
   return name.charAt(0).toLowerCase() + name.slice(1);
 }
+
+/**
+ * Prisma field names of attributes whose names Prisma cannot spell (letters outside ASCII:
+ * `año`): every character outside `[A-Za-z0-9_]` becomes `_x<hex code point>_` (`a_xf1_o`),
+ * `x` first when the result would not start with a letter, `_` appended while the name is
+ * another attribute's or another such field's. Deterministic; only the names needing one are
+ * in the map (the others are their own Prisma field). The column stays Strapi's
+ * (`snakeCase`: `ano`), given by `@map`.
+ */
+export function prismaFieldNames(names: readonly string[]): ReadonlyMap<string, string> {
+  const taken = new Set(names);
+  const out = new Map<string, string>();
+  for (const name of names) {
+    if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) continue;
+    let field = asciiSpelling(name);
+    while (taken.has(field)) field += '_';
+    taken.add(field);
+    out.set(name, field);
+  }
+  return out;
+}
+
+/** `name` in ASCII letters, digits and `_` (`año` → `a_xf1_o`; `x` first when it would not start with a letter): prismaFieldNames's spelling, unchecked for collisions. */
+export function asciiSpelling(name: string): string {
+  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return name;
+  const spelled = [...name].map((c) => (/[A-Za-z0-9_]/.test(c) ? c : `_x${c.codePointAt(0)!.toString(16)}_`)).join('');
+  return /^[A-Za-z]/.test(spelled) ? spelled : `x${spelled}`;
+}

@@ -28,6 +28,8 @@ export interface ScalarAttribute extends AttributeBase {
   readonly type: ScalarType;
   /** Database column (snake_case, like Strapi). */
   readonly column: string;
+  /** The Prisma field when the name is not one Prisma can spell (`año` → `a_xf1_o`: names.ts prismaFieldNames); else the name. */
+  readonly prismaField?: string;
   readonly unique: boolean;
   readonly writable: boolean;
   /** True for id, createdAt, updatedAt, publishedAt: added by contentgen, not the model. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIr } from '../../generator/ir/build-ir.js';
 import { constraintMapName, databaseIdentifier } from '../../generator/ir/identifiers.js';
-import { snakeCase } from '../../generator/ir/names.js';
+import { prismaFieldNames, snakeCase } from '../../generator/ir/names.js';
 import { loadModels } from '../../generator/load/load-models.js';
 import { generate } from '../../generator/pipeline.js';
 import { formatModelError } from '../../generator/validate/model-error.js';
@@ -151,5 +151,15 @@ describe('collectionName', () => {
       async (dir) => validateModels(await loadModels(dir)).map(formatModelError),
     );
     expect(errors).toEqual(['thing.json /collectionName: content type "api::thing.thing": collectionName must match /^[A-Za-z0-9_][A-Za-z0-9_-]*$/']);
+  });
+});
+
+describe('attribute names with letters outside ASCII', () => {
+  it("keep Strapi's column (lodash snakeCase drops the accents) and get an ASCII Prisma field, unique among the owner's names", () => {
+    expect(['año', 'descripción', 'añoEdición'].map(snakeCase)).toEqual(['ano', 'descripcion', 'ano_edicion']);
+    expect([...prismaFieldNames(['title', 'año', 'a_xf1_o', 'ñandú'])]).toEqual([
+      ['año', 'a_xf1_o_'],
+      ['ñandú', 'x_xf1_and_xfa_'],
+    ]);
   });
 });

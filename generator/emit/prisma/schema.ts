@@ -4,7 +4,7 @@
  */
 import { jsonNativeType, scalarTypes } from '../../ir/scalars.js';
 import { constraintMapName, documentIdColumn, documentIdPrismaField } from '../../ir/identifiers.js';
-import { camelCase, Namespace } from '../../ir/names.js';
+import { asciiSpelling, camelCase, Namespace } from '../../ir/names.js';
 import type { Provider } from '../../ir/scalars.js';
 import type { ContentType, LinkStorage, MorphAttribute, RelationKind, ScalarAttribute, Schema } from '../../ir/types.js';
 import { FileMap } from '../file-map.js';
@@ -91,11 +91,11 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
     fields.push([names.claim(camelCase(a.columns.type)), 'String?', [`@map("${a.columns.type}")`, ir.provider === 'mysql' ? '@db.VarChar(255)' : ''].filter(Boolean).join(' ')]);
   }
   for (const a of ct.attributes) {
-    if (a.kind === 'morph' && a.table) fields.push([names.claim(`${a.name}Morphs`), `${a.table.model}[]`, `@relation("${a.table.model}_owner")`]);
+    if (a.kind === 'morph' && a.table) fields.push([names.claim(`${asciiSpelling(a.name)}Morphs`), `${a.table.model}[]`, `@relation("${a.table.model}_owner")`]);
   }
   if (draftModelName) fields.push([names.claim('draft'), `${draftModelName}?`, `@relation("${draftModelName}_live")`]);
   for (const l of links) {
-    if (l.owner.uid === ct.uid) fields.push([names.claim(`${l.attribute}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
+    if (l.owner.uid === ct.uid) fields.push([names.claim(`${asciiSpelling(l.attribute)}Links`), `${l.link.model}[]`, `@relation("${l.link.model}_owner")`]);
     if (l.target.uid === ct.uid) fields.push([names.claim(`${camelCase(l.link.model)}sTo`), `${l.link.model}[]`, `@relation("${l.link.model}_target")`]);
   }
   // Every list of a draft & publish type filters on `published_at` (live entries by default)
@@ -213,10 +213,11 @@ function scalarField(attribute: ScalarAttribute, ir: Schema, table: string): Fie
     if (!(attribute.builtIn && attribute.name !== 'publishedAt')) type += '?';
     if (attribute.unique) attrs.push(`@unique${mapArgument(table, [attribute.column], 'key', ir.provider, true)}`);
   }
-  if (attribute.column !== attribute.name) attrs.push(`@map("${attribute.column}")`);
+  const field = attribute.prismaField ?? attribute.name;
+  if (attribute.column !== field) attrs.push(`@map("${attribute.column}")`);
   const native = mapping.nativeType?.[ir.provider];
   if (native && attribute.name !== 'id') attrs.push(native);
-  return [attribute.name, type, attrs.join(' ')];
+  return [field, type, attrs.join(' ')];
 }
 
 /**

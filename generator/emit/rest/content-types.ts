@@ -367,7 +367,7 @@ export function fieldMeta(a: Attribute): FieldMeta {
         ...common,
         type: a.type,
         column: a.column,
-        prismaField: a.name,
+        prismaField: a.prismaField ?? a.name,
         ...(a.required ? { required: true } : {}),
         ...(a.unique ? { unique: true } : {}),
         ...(a.writable ? {} : { writable: false }),

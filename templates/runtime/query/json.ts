@@ -10,7 +10,12 @@
 import type { Dialect, ScalarFieldMeta } from '../meta.js';
 import type { SqlBuilder } from './sql.js';
 
-const keyPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Attribute names: letters of any script (`año`), digits, `_`; never a quote. */
+const keyPattern = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+const asciiKey = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A JSON path member: `año` quoted (`"año"`: MySQL's unquoted keys are ECMAScript identifiers it may not take), the others as written. */
+const pathMember = (key: string): string => (asciiKey.test(key) ? key : `"${key}"`);
 
 /** `$.a.b` / `'a','b'`: keys come from metadata; the check keeps it that way. */
 function checkedKeys(keys: readonly string[]): readonly string[] {
@@ -23,11 +28,11 @@ function jsonText(dialect: Dialect, json: string, keys: readonly string[]): stri
   const safe = checkedKeys(keys);
   switch (dialect) {
     case 'sqlite':
-      return `json_extract(${json}, '$.${safe.join('.')}')`;
+      return `json_extract(${json}, '$.${safe.map(pathMember).join('.')}')`;
     case 'postgresql':
       return `(${json} #>> '{${safe.join(',')}}')`;
     case 'mysql': {
-      const value = `JSON_EXTRACT(${json}, '$.${safe.join('.')}')`;
+      const value = `JSON_EXTRACT(${json}, '$.${safe.map(pathMember).join('.')}')`;
       return `(CASE WHEN JSON_TYPE(${value}) = 'NULL' THEN NULL ELSE JSON_UNQUOTE(${value}) END)`;
     }
   }

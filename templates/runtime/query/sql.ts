@@ -13,8 +13,12 @@ export interface CompiledSql {
   readonly params: readonly unknown[];
 }
 
-/** Table names are Strapi's collectionNames, which may hold `-` (always quoted). */
-const identifierPattern = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+/**
+ * Table names are Strapi's collectionNames, which may hold `-` (always quoted). Result names
+ * are attribute names, which may hold letters outside ASCII (`… AS "año"`): letters and digits
+ * of any script, never a quote.
+ */
+const identifierPattern = /^[\p{L}\p{N}_][\p{L}\p{N}_-]*$/u;
 
 /**
  * Values one statement built from a list of any length (ids to link, to check, to look up)
