@@ -353,7 +353,7 @@ async function transfer(input: TransferInput) {
       const pending = drafts.filter((d) => d.uid === entry.uid).length;
       const versions = (await rowCount(source, entry.sourceTable)) - (counts.get(entry.targetTable) ?? 0) - pending;
       if (versions > 0) notes.push(`${entry.sourceTable}: ${versions} draft row(s) of published documents without edits of their own left out (Strapi 5 keeps a draft and a published row per document; the published one is the entry)`);
-      if (pending > 0) notes.push(`${entry.sourceTable}: ${pending} pending draft(s) of published documents kept in ${draftTableOf(entry.targetTable)} (their edits, unpublished as in Strapi)`);
+      if (pending > 0) notes.push(`${entry.sourceTable}: ${pending} pending draft(s) of published documents kept in ${draftTableOf(entry.targetTable)} (their edits, relations and media included, unpublished as in Strapi)`);
     }
     const leftOut: Record<string, string> = {
       strapi_history_versions: 'content history version(s) of the admin panel not imported: contentgen keeps no history',
