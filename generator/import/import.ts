@@ -21,9 +21,10 @@ import { all } from './source/all-rows.js';
 import { duplicateUniques, entryBatches } from './plan/entries.js';
 import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLocalizationGroups, type LinkRow, type LocalizationGroups } from './plan/links.js';
 import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
+import { liveIdColumn } from '../../templates/runtime/entity/drafts.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
-import { documentLocalizationGroups, keptLinkRows, pendingDraftLinkChanges, pendingDraftRows, pendingDrafts, reportPendingDraftLinks, type PendingDraft } from './plan/documents.js';
-import { draftTableOf } from '../emit/prisma/schema.js';
+import { documentLocalizationGroups, keptLinkRows, pendingDraftLinkRows, pendingDraftMorphChanges, pendingDraftRows, pendingDrafts, reportPendingDraftLinks, type DraftLinkField, type PendingDraft } from './plan/documents.js';
+import { draftLinksTableOf, draftTableOf } from '../emit/prisma/schema.js';
 import { detectLayout, type StrapiLayout } from './source/layout.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';
 import { readAuthTables } from './source/auth-tables.js';
@@ -165,7 +166,8 @@ function writtenTables(plan: ImportPlan): string[] {
     'up_users_role_links',
     'strapi_api_tokens',
     'up_users',
-    // Drafts before their live rows (a foreign key to them).
+    // Drafts' links before their drafts, drafts before their live rows (foreign keys to them).
+    ...plan.entries.map((e) => draftLinksTableOf(e.targetTable)),
     ...plan.entries.map((e) => draftTableOf(e.targetTable)),
     ...plan.entries.map((e) => e.targetTable),
   ];
@@ -267,8 +269,18 @@ async function transfer(input: TransferInput) {
       }
       progress.done(counts.get(draftTable) ?? 0);
       sequences.push([draftTable, 0]);
-      const links = plan.links.filter((l) => l.uid === entry.uid && l.ownerTable.source === entry.sourceTable);
-      reportPendingDraftLinks(pending, await pendingDraftLinkChanges(source, tables, pending, links, layout), problems);
+      // Their relations and media: each draft row's own links in Strapi, every link field (runtime draftLinkFields).
+      const linkFields: DraftLinkField[] = type.attributes.flatMap((a) =>
+        (a.kind === 'relation' || a.kind === 'media') && a.link ? [{ name: a.name, kind: a.kind, link: a.link, toMany: a.kind === 'relation' ? a.toMany : a.multiple }] : [],
+      );
+      const draftLinks = draftLinksTableOf(entry.targetTable);
+      if (linkFields.length && (!targetTables || targetTables.has(draftLinks))) {
+        const rows = await pendingDraftLinkRows(source, tables, pending, linkFields, plan.links, layout);
+        progress.start(draftLinks, rows.length);
+        await write(draftLinks, [liveIdColumn, 'field', 'target_id', 'position'], rows);
+        progress.done(counts.get(draftLinks) ?? 0);
+      }
+      reportPendingDraftLinks(pending, await pendingDraftMorphChanges(source, tables, pending, plan.morphTables.filter((m) => m.uid === entry.uid)), problems);
     }
   }
   // Users (and roles, tokens) before the links: relations may point at users.
@@ -341,7 +353,7 @@ async function transfer(input: TransferInput) {
       const pending = drafts.filter((d) => d.uid === entry.uid).length;
       const versions = (await rowCount(source, entry.sourceTable)) - (counts.get(entry.targetTable) ?? 0) - pending;
       if (versions > 0) notes.push(`${entry.sourceTable}: ${versions} draft row(s) of published documents without edits of their own left out (Strapi 5 keeps a draft and a published row per document; the published one is the entry)`);
-      if (pending > 0) notes.push(`${entry.sourceTable}: ${pending} pending draft(s) of published documents kept in ${draftTableOf(entry.targetTable)} (their edits, unpublished as in Strapi)`);
+      if (pending > 0) notes.push(`${entry.sourceTable}: ${pending} pending draft(s) of published documents kept in ${draftTableOf(entry.targetTable)} (their edits, relations and media included, unpublished as in Strapi)`);
     }
     const leftOut: Record<string, string> = {
       strapi_history_versions: 'content history version(s) of the admin panel not imported: contentgen keeps no history',

@@ -11,13 +11,15 @@
  * published since): `rowMap` sends every row to its document's kept row. All of it is SQL that
  * SQLite, PostgreSQL and MySQL run alike, so it reads a database of any size where it is.
  */
-import type { ProblemLog } from '../check/problems.js';
 import type { StrapiLayout } from '../source/layout.js';
-import type { NormalizedRow, StrapiSource } from '../source/types.js';
+import type { StrapiSource } from '../source/types.js';
 import { liveIdColumn } from '../../../templates/runtime/entity/drafts.js';
 import { all } from '../source/all-rows.js';
 import type { LocalizationGroups } from './links.js';
-import type { LinkPlan } from './plan.js';
+import type { LinkPlan, MorphTablePlan } from './plan.js';
+import type { LinkStorage } from '../../ir/types.js';
+import { ProblemLog } from '../check/problems.js';
+import { linkSourceInUse } from './links.js';
 
 /** `a` and `b` name the same locale (both NULL on a type without locales). */
 const sameLocale = (a: string, b: string) => `(${a}.locale = ${b}.locale OR (${a}.locale IS NULL AND ${b}.locale IS NULL))`;
@@ -110,67 +112,103 @@ export async function pendingDrafts(source: StrapiSource, uid: string, table: st
   }));
 }
 
+/** A link field of a draft & publish type (relation with a link table, or media): what its drafts keep in `<table>_drafts_lnk`. */
+export interface DraftLinkField {
+  readonly name: string;
+  readonly kind: 'relation' | 'media';
+  /** contentgen's link table of the field (`owning`: the field's type declares it). */
+  readonly link: LinkStorage;
+  readonly toMany: boolean;
+}
+
 /**
- * The links of pending drafts that differ from their published rows' (relations of the type's
- * own link tables, media of `files_related_mph`), by draft row: the attributes whose targets
- * (each sent to its document's kept row, in Strapi's order) are not the published row's.
- * contentgen's draft table has no links of its own yet (a draft's relations and media are its
- * live row's, docs/strapi5.md "Drafts"), so these are what the import cannot keep.
+ * The link rows of pending drafts (`<table>_drafts_lnk`: live id, field, target id, position
+ * from 1): each draft row's own links in Strapi 5 (its rows of the link tables and of
+ * `files_related_mph`), in Strapi's order, every target sent to its document's kept row (a
+ * draft row links its targets' draft rows; the import keeps their documents' published rows),
+ * targets that no longer exist left out. A draft whose links are its published row's gets
+ * the live links; every link field is written (a draft without rows for a field has none there).
  */
-export async function pendingDraftLinkChanges(
+export async function pendingDraftLinkRows(
   source: StrapiSource,
   tables: ReadonlySet<string>,
   drafts: readonly PendingDraft[],
+  fields: readonly DraftLinkField[],
   links: readonly LinkPlan[],
   layout: StrapiLayout,
-): Promise<Map<number, string[]>> {
+): Promise<unknown[][]> {
+  const q = source.quote;
+  const out: unknown[][] = [];
+  if (drafts.length === 0) return out;
+  const ids = drafts.map((d) => d.draftId).join(', ');
+  const uid = drafts[0]!.uid;
+  for (const field of fields) {
+    let sql: string;
+    let params: unknown[] = [];
+    if (field.kind === 'media') {
+      const plan = links.find((l) => l.kind === 'media' && l.uid === uid && l.attribute === field.name);
+      if (!plan || !tables.has(layout.mediaMorphs) || !tables.has(plan.targetTable.source)) continue;
+      sql =
+        `SELECT l.related_id AS o, m.kept_id AS t FROM ${q(layout.mediaMorphs)} l JOIN ${rowMap(source, plan.targetTable.source)} m ON m.row_id = l.file_id ` +
+        `WHERE l.related_type = ? AND l.field = ? AND l.related_id IN (${ids}) ORDER BY l.related_id, l.${q('order')}, l.id`;
+      params = [uid, field.name];
+    } else {
+      const planned = links.find((l) => l.kind === 'relation' && l.target.table === field.link.table);
+      if (!planned) continue;
+      // The table Strapi keeps a pair inversedBy each other in (its notice is the live links').
+      const plan = await linkSourceInUse(source, tables, planned, new ProblemLog());
+      const owning = field.link.owning;
+      const [ownerColumn, targetColumn, orderColumn] = owning
+        ? [plan.source.ownerColumn, plan.source.targetColumn, plan.source.orderColumn]
+        : [plan.source.targetColumn, plan.source.ownerColumn, plan.source.inverseOrderColumn];
+      const targetTable = owning ? plan.targetTable.source : plan.ownerTable.source;
+      if (!tables.has(plan.source.table) || !tables.has(targetTable)) continue;
+      const order = (await source.columns(plan.source.table)).includes(orderColumn) ? `l.${q(orderColumn)}, ` : '';
+      sql =
+        `SELECT l.${q(ownerColumn)} AS o, m.kept_id AS t FROM ${q(plan.source.table)} l JOIN ${rowMap(source, targetTable)} m ON m.row_id = l.${q(targetColumn)} ` +
+        `WHERE l.${q(ownerColumn)} IN (${ids}) ORDER BY l.${q(ownerColumn)}, ${order}l.id`;
+    }
+    const targets = new Map<number, number[]>();
+    for (const r of await all(source.select(sql, params, {}))) {
+      const list = targets.get(Number(r.o)) ?? [];
+      if (!list.includes(Number(r.t))) list.push(Number(r.t));
+      targets.set(Number(r.o), list);
+    }
+    for (const d of drafts) {
+      const list = targets.get(d.draftId) ?? [];
+      (field.toMany ? list : list.slice(0, 1)).forEach((target, i) => out.push([d.publishedId, field.name, target, i + 1]));
+    }
+  }
+  return out;
+}
+
+/**
+ * The polymorphic relations (morphToMany tables) of pending drafts that differ from their
+ * published rows', by draft row: a draft keeps no polymorphic links of its own (its live
+ * row's are read and published), so these are what the import cannot keep.
+ */
+export async function pendingDraftMorphChanges(source: StrapiSource, tables: ReadonlySet<string>, drafts: readonly PendingDraft[], morphs: readonly MorphTablePlan[]): Promise<Map<number, string[]>> {
   const q = source.quote;
   const changed = new Map<number, string[]>();
   if (drafts.length === 0) return changed;
   const ids = drafts.flatMap((d) => [d.draftId, d.publishedId]).join(', ');
-  const compare = (attribute: string, targets: ReadonlyMap<number, number[]>) => {
-    for (const d of drafts) {
-      if (JSON.stringify(targets.get(d.draftId) ?? []) === JSON.stringify(targets.get(d.publishedId) ?? [])) continue;
-      changed.set(d.draftId, [...(changed.get(d.draftId) ?? []), attribute]);
-    }
-  };
-  const grouped = (rows: readonly NormalizedRow[], key: (r: NormalizedRow) => string) => {
-    const out = new Map<string, Map<number, number[]>>();
-    for (const r of rows) {
-      const byOwner = out.get(key(r)) ?? new Map<number, number[]>();
-      out.set(key(r), byOwner);
-      byOwner.set(Number(r.o), [...(byOwner.get(Number(r.o)) ?? []), Number(r.t)]);
-    }
-    return out;
-  };
-  for (const link of links) {
-    if (link.kind === 'localizations') continue;
-    if (link.kind === 'media') continue;
-    if (!tables.has(link.source.table) || !tables.has(link.targetTable.source)) continue;
-    const columns = await source.columns(link.source.table);
-    const order = columns.includes(link.source.orderColumn) ? `l.${q(link.source.orderColumn)}, ` : '';
+  for (const morph of morphs) {
+    const table = morph.source.table;
+    if (!tables.has(table)) continue;
+    const order = (await source.columns(table)).includes('order') ? `${q('order')}, ` : '';
     const rows = await all(
       source.select(
-        `SELECT l.${q(link.source.ownerColumn)} AS o, COALESCE(m.kept_id, l.${q(link.source.targetColumn)}) AS t FROM ${q(link.source.table)} l ` +
-          `LEFT JOIN ${rowMap(source, link.targetTable.source)} m ON m.row_id = l.${q(link.source.targetColumn)} ` +
-          `WHERE l.${q(link.source.ownerColumn)} IN (${ids}) ORDER BY l.${q(link.source.ownerColumn)}, ${order}l.id`,
+        `SELECT ${q(morph.source.ownerColumn)} AS o, ${q(morph.source.typeColumn)} AS ty, ${q(morph.source.idColumn)} AS t FROM ${q(table)} WHERE ${q(morph.source.ownerColumn)} IN (${ids}) ORDER BY ${q(morph.source.ownerColumn)}, ${order}id`,
         [],
         {},
       ),
     );
-    compare(link.attribute, grouped(rows, () => link.attribute).get(link.attribute) ?? new Map());
-  }
-  const media = links.filter((l) => l.kind === 'media');
-  if (media.length && tables.has(layout.mediaMorphs)) {
-    const rows = await all(
-      source.select(
-        `SELECT related_id AS o, file_id AS t, field FROM ${q(layout.mediaMorphs)} WHERE related_type = ? AND related_id IN (${ids}) ORDER BY related_id, field, ${q('order')}, id`,
-        [drafts[0]!.uid],
-        {},
-      ),
-    );
-    const byField = grouped(rows, (r) => String(r.field));
-    for (const link of media) compare(link.attribute, byField.get(link.attribute) ?? new Map());
+    const targets = new Map<number, string[]>();
+    for (const r of rows) targets.set(Number(r.o), [...(targets.get(Number(r.o)) ?? []), `${String(r.ty)}#${String(r.t)}`]);
+    for (const d of drafts) {
+      if (JSON.stringify(targets.get(d.draftId) ?? []) === JSON.stringify(targets.get(d.publishedId) ?? [])) continue;
+      changed.set(d.draftId, [...(changed.get(d.draftId) ?? []), morph.attribute]);
+    }
   }
   return changed;
 }
@@ -178,9 +216,8 @@ export async function pendingDraftLinkChanges(
 /**
  * What the import does with pending drafts (docs/strapi5.md "Import from Strapi 5"): each is
  * written to the type's draft table (`rows`, from `entryBatches` over the draft rows) as the
- * draft of its imported live row. Its relations and media cannot be kept there (`linkChanges`):
- * a draft whose links differ from its published row's is a notice naming them, its links are
- * the live row's.
+ * draft of its imported live row; its relations and media are rows of `<table>_drafts_lnk`
+ * (`pendingDraftLinkRows`), its polymorphic relations its live row's (`reportPendingDraftLinks`).
  */
 export function pendingDraftRows(
   drafts: readonly PendingDraft[],
@@ -197,7 +234,7 @@ export function pendingDraftRows(
   };
 }
 
-/** The report of pending drafts whose relations or media could not be kept (`pendingDraftLinkChanges`). */
+/** The report of pending drafts whose polymorphic relations could not be kept (`pendingDraftMorphChanges`). */
 export function reportPendingDraftLinks(drafts: readonly PendingDraft[], changes: ReadonlyMap<number, readonly string[]>, problems: ProblemLog): void {
   for (const d of drafts) {
     const fields = changes.get(d.draftId);
@@ -208,7 +245,7 @@ export function reportPendingDraftLinks(drafts: readonly PendingDraft[], changes
       kind: 'pending draft links',
       rows: [d.draftId],
       message: `${d.uid} document ${d.documentId}${d.locale ? ` (${d.locale})` : ''} has unpublished edits of ${fields.join(', ')} (draft row ${d.draftId}, published row ${d.publishedId}): its draft is imported with the published version's ${fields.join(', ')}`,
-      fix: 'publish the draft in Strapi before importing to keep these edits, or make them again in contentgen once a draft keeps its own relations and media',
+      fix: 'publish the draft in Strapi before importing to keep these edits, or make them again in contentgen (a draft keeps no polymorphic relations of its own)',
     });
   }
 }
