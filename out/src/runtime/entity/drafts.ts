@@ -270,10 +270,11 @@ export async function draftLinkIds(db: Database, meta: ContentTypeMeta, liveId: 
 
 /**
  * Sets the links of one field of the draft of live row `liveId` (which must have a draft:
- * ensureDraft) to `ids`, in order: the draft-links writer (an import of Strapi 5 pending
- * drafts calls it for every link field of each draft it writes; a draft without rows for a
- * field has no links there, and publishing it empties the live field). To-one fields keep the
- * last id. Ids are not checked here: the caller gives existing targets.
+ * ensureDraft) to `ids`, in order. A draft without rows for a field has no links there, and
+ * publishing it empties the live field: whatever writes drafts writes every link field (the
+ * import of Strapi 5 pending drafts writes the same rows, generator/import/plan/documents.ts
+ * `pendingDraftLinkRows`; the migration creating the table copies the live links). To-one
+ * fields keep the last id. Ids are not checked here: the caller gives existing targets.
  */
 export async function setDraftLinks(db: Database, meta: ContentTypeMeta, liveId: number, field: string, ids: readonly number[]): Promise<void> {
   const table = new SqlBuilder(db.dialect).ident(draftLinksTableOf(meta));
