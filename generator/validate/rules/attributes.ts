@@ -40,10 +40,10 @@ const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
  * A name with letters outside ASCII (`año`): Strapi checks no attribute name at start and
  * serves it under its own name, its column lodash's snakeCase of it (`ano`: accents go). Its
- * Prisma field is an ASCII spelling (ir/names.ts prismaFieldNames). Scalars and relations so far.
+ * Prisma field is an ASCII spelling (ir/names.ts prismaFieldNames). All but morph relations.
  */
 const unicodeAttributeNamePattern = /^\p{L}[\p{L}\p{N}_]*$/u;
-const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField', 'relation']);
+const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField', 'relation', 'media', 'component', 'dynamiczone']);
 
 /**
  * A Strapi 5 project: Strapi 5.54.0 refuses to start with an attribute of a content type or a
@@ -110,7 +110,7 @@ function checkAttributes(
       const relation = isPlainObject(attribute) ? attribute.relation : undefined;
       const morph = type === 'relation' && typeof relation === 'string' && relation.startsWith('morph');
       if (typeof type === 'string' && (!scalarLikeTypes.has(type) || morph)) {
-        report([], `a ${morph ? String(relation) : type} attribute whose name has letters outside ASCII is not supported yet (scalar and relation attributes are)`);
+        report([], `a ${morph ? String(relation) : type} attribute whose name has letters outside ASCII is not supported yet (scalar, relation, media, component and dynamic zone attributes are)`);
         continue;
       }
     }
