@@ -190,6 +190,17 @@ describe('an attribute named with letters outside ASCII', () => {
     expect((await api.del(`/v5/api/editions/${D}`)).status).toBe(204);
   });
 
+  it('a morphToMany named outside ASCII: written with {__type, id} and populated under its own name', async () => {
+    const obra = await api.post('/api/obras', { data: { título: 'Ficciones', año: 1944 } });
+    expect(obra.status, JSON.stringify(obra.body)).toBe(200);
+    const created = await api.post('/api/editions', { data: { nombre: 'Sexta', año: 1956, vínculos: [{ __type: 'api::obra.obra', id: obra.body.data.id }] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const read = await api.get(`/api/editions/${created.body.data.id}?populate=${encodeURIComponent('vínculos')}`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.data.attributes.vínculos).toEqual([expect.objectContaining({ __type: 'api::obra.obra', id: obra.body.data.id, título: 'Ficciones' })]);
+    expect((await api.del(`/api/editions/${created.body.data.id}`)).status).toBe(200);
+  });
+
   it('is validated under its own name', async () => {
     const missing = await api.post('/v5/api/editions', { data: { nombre: 'Sin año' } });
     expect(missing.status).toBe(400);
