@@ -385,9 +385,9 @@ function buildAttributes(
         return { ...base, kind: 'media', multiple: a.multiple === true, ...pick(a, ['allowedTypes']), ...(link ? { link } : {}) };
       }
       case 'component':
-        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, column: column(name), ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'component', component: a.component, repeatable: a.repeatable === true, column: column(name), ...(prismaFields.has(name) ? { prismaField: prismaFields.get(name)! } : {}), ...pick(a, ['min', 'max']) };
       default:
-        return { ...base, kind: 'dynamiczone', components: [...a.components], column: column(name), ...pick(a, ['min', 'max']) };
+        return { ...base, kind: 'dynamiczone', components: [...a.components], column: column(name), ...(prismaFields.has(name) ? { prismaField: prismaFields.get(name)! } : {}), ...pick(a, ['min', 'max']) };
     }
   });
 }

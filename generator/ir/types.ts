@@ -142,6 +142,8 @@ export interface ComponentAttribute extends AttributeBase {
   readonly repeatable: boolean;
   /** JSON column holding the component value (an object, or an array when repeatable). */
   readonly column: string;
+  /** The Prisma field when the name is not one Prisma can spell (names.ts prismaFieldNames); else the name. */
+  readonly prismaField?: string;
   readonly min?: number;
   readonly max?: number;
 }
@@ -151,6 +153,8 @@ export interface DynamicZoneAttribute extends AttributeBase {
   readonly components: readonly string[];
   /** JSON column holding the array of `{ __component, ...fields }` items. */
   readonly column: string;
+  /** The Prisma field when the name is not one Prisma can spell (names.ts prismaFieldNames); else the name. */
+  readonly prismaField?: string;
   readonly min?: number;
   readonly max?: number;
 }

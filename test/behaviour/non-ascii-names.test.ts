@@ -7,7 +7,9 @@
  * (graphql-js: "Names must only contain [_a-zA-Z0-9]"): contentgen leaves the field out of
  * GraphQL with a warning (fixtures/projects/strapi5-shapes, api::edition.edition). Inside a
  * component (JSON) the key is the name too, quoted in JSON paths (`$."año"`); a relation
- * (`autoría`) keeps Strapi's link table (`ediciones_autoria_links`) with an ASCII link model.
+ * (`autoría`) keeps Strapi's link table (`ediciones_autoria_links`) with an ASCII link model, as
+ * a media field does (`imágenes`: `ediciones_imagenes_links`); a component or zone (`reseñas`,
+ * `sección`) its JSON column (`resenas`, `seccion`) behind an ASCII Prisma field.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -129,6 +131,74 @@ describe('an attribute named with letters outside ASCII', () => {
     expect(back.body.data.ediciónes).toEqual([{ id: expect.any(Number), documentId: segunda.documentId, año: 1999 }]);
     const filtered = await api.get('/api/editions?filters[autoría][título][$eq]=Rayuela&populate=autoría');
     expect(filtered.body.data.map((e: any) => [e.attributes.nombre, e.attributes.autoría.data.attributes.título])).toEqual([['Segunda', 'Rayuela']]);
+  });
+
+  it('media, a repeatable component and a dynamic zone named outside ASCII: written, populated, filtered and updated under their own names', async () => {
+    const upload = async (name: string, extra: Record<string, string> = {}) => {
+      const form = new FormData();
+      form.append('files', new Blob([Buffer.from(name)], { type: 'text/plain' }), name);
+      for (const [key, value] of Object.entries(extra)) form.append(key, value);
+      const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form, headers: bearer(token) });
+      expect(res.status, name).toBe(200);
+      return ((await res.json()) as any[])[0];
+    };
+    const file = await upload('hola.txt');
+    const created = await api.post('/v5/api/editions', {
+      data: {
+        nombre: 'Quinta',
+        año: 2024,
+        imágenes: [file.id],
+        reseñas: [{ año: 2025, páginas: 10 }, { año: 2026, páginas: 20 }],
+        sección: [{ __component: 'blocks.text', body: 'hola' }, { __component: 'ediciones.detalle', páginas: 7 }],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const D = created.body.data.documentId;
+    const v5 = await api.get(`/v5/api/editions/${D}?populate=*`);
+    expect(v5.status, JSON.stringify(v5.body)).toBe(200);
+    expect(v5.body.data.imágenes).toEqual([expect.objectContaining({ id: file.id, name: 'hola.txt' })]);
+    expect(v5.body.data.reseñas).toEqual([
+      { id: expect.any(Number), año: 2025, páginas: 10 },
+      { id: expect.any(Number), año: 2026, páginas: 20 },
+    ]);
+    expect(v5.body.data.sección).toMatchObject([{ __component: 'blocks.text', body: 'hola' }, { __component: 'ediciones.detalle', páginas: 7 }]);
+    const v4 = await api.get(`/api/editions?filters[nombre][$eq]=Quinta&populate[0]=${encodeURIComponent('imágenes')}&populate[1]=reseñas&populate[2]=sección`);
+    expect(v4.status, JSON.stringify(v4.body)).toBe(200);
+    const attributes = v4.body.data[0].attributes;
+    expect(attributes.imágenes.data.map((f: any) => f.attributes.name)).toEqual(['hola.txt']);
+    expect(attributes.reseñas.map((r: any) => r.páginas)).toEqual([10, 20]);
+    expect(attributes.sección.map((z: any) => z.__component)).toEqual(['blocks.text', 'ediciones.detalle']);
+    // filtered through the component's and the media's fields
+    expect((await api.get('/v5/api/editions?filters[reseñas][páginas][$eq]=20')).body.data.map((e: any) => e.nombre)).toEqual(['Quinta']);
+    expect((await api.get('/api/editions?filters[reseñas][año][$gt]=2025')).body.data.map((e: any) => e.attributes.nombre)).toEqual(['Quinta']);
+    expect((await api.get('/v5/api/editions?filters[imágenes][name][$eq]=hola.txt')).body.data.map((e: any) => e.nombre)).toEqual(['Quinta']);
+    // updated: an instance kept by id, the zone replaced, the media emptied
+    const first = v5.body.data.reseñas[0].id;
+    const updated = await api.put(`/v5/api/editions/${D}?populate=*`, { data: { reseñas: [{ id: first, año: 2030, páginas: 11 }], sección: [{ __component: 'blocks.text', body: 'adiós' }], imágenes: [] } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.data.reseñas).toEqual([{ id: first, año: 2030, páginas: 11 }]);
+    expect(updated.body.data.sección).toMatchObject([{ __component: 'blocks.text', body: 'adiós' }]);
+    expect(updated.body.data.imágenes).toEqual([]);
+    // an instance the document does not hold: Strapi 5's refusal, under the field's own name
+    const foreign = await api.put(`/v5/api/editions/${D}`, { data: { reseñas: [{ id: 999999, páginas: 1 }] } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toBe('Some of the provided components in reseñas are not related to the entity');
+    // a file uploaded to the entry's media field
+    await upload('adjunto.txt', { ref: 'api::edition.edition', refId: String(created.body.data.id), field: 'imágenes' });
+    const attached = await api.get(`/api/editions/${created.body.data.id}?populate=${encodeURIComponent('imágenes')}`);
+    expect(attached.body.data.attributes.imágenes.data.map((f: any) => f.attributes.name)).toEqual(['adjunto.txt']);
+    expect((await api.del(`/v5/api/editions/${D}`)).status).toBe(204);
+  });
+
+  it('a morphToMany named outside ASCII: written with {__type, id} and populated under its own name', async () => {
+    const obra = await api.post('/api/obras', { data: { título: 'Ficciones', año: 1944 } });
+    expect(obra.status, JSON.stringify(obra.body)).toBe(200);
+    const created = await api.post('/api/editions', { data: { nombre: 'Sexta', año: 1956, vínculos: [{ __type: 'api::obra.obra', id: obra.body.data.id }] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const read = await api.get(`/api/editions/${created.body.data.id}?populate=${encodeURIComponent('vínculos')}`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.data.attributes.vínculos).toEqual([expect.objectContaining({ __type: 'api::obra.obra', id: obra.body.data.id, título: 'Ficciones' })]);
+    expect((await api.del(`/api/editions/${created.body.data.id}`)).status).toBe(200);
   });
 
   it('is validated under its own name', async () => {

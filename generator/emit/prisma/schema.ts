@@ -79,7 +79,7 @@ function contentTypeModel(ct: ContentType, ir: Schema, links: readonly LinkTable
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a, ir, ct.names.table));
     if (a.kind === 'scalar' && a.name === 'id') fields.push(documentIdField(ct, ir.provider));
-    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.prismaField ?? a.name, 'Json?', jsonColumnAttributes(a.prismaField ?? a.name, a.column, ir)]);
   }
   // Prisma needs the back side of every link model's relations; their names must not be an
   // attribute's (an attribute may well be called `tagsLinks`).
@@ -141,7 +141,7 @@ function draftModel(ct: ContentType, ir: Schema, name: string, linkModelName?: s
   for (const a of ct.attributes) {
     if (a.kind === 'scalar') fields.push(scalarField(a.name === 'id' ? a : { ...a, unique: false }, ir, table));
     if (a.kind === 'scalar' && a.name === 'id') fields.push(['liveId', 'Int', `@unique${mapArgument(table, ['live_id'], 'key', ir.provider, true)} @map("live_id")`]);
-    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.name, 'Json?', jsonColumnAttributes(a.name, a.column, ir)]);
+    else if (a.kind === 'component' || a.kind === 'dynamiczone') fields.push([a.prismaField ?? a.name, 'Json?', jsonColumnAttributes(a.prismaField ?? a.name, a.column, ir)]);
   }
   const names = new Namespace(fields.map(([name]) => name));
   fields.push([names.claim('live'), ct.names.model, `@relation("${name}_live", fields: [liveId], references: [id], onDelete: Cascade${mapArgument(table, ['live_id'], 'fkey', ir.provider)})`]);

@@ -397,9 +397,9 @@ export function fieldMeta(a: Attribute): FieldMeta {
     case 'media':
       return { kind: 'media', ...common, multiple: a.multiple, ...definedOnly({ allowedTypes: a.allowedTypes }), ...(a.link ? { link: linkMeta(a.link, false) } : {}) } as FieldMeta;
     case 'component':
-      return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+      return { kind: 'component', ...common, component: a.component, repeatable: a.repeatable, column: a.column, ...(a.prismaField ? { prismaField: a.prismaField } : {}), ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
     case 'dynamiczone':
-      return { kind: 'dynamiczone', ...common, components: a.components, column: a.column, ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
+      return { kind: 'dynamiczone', ...common, components: a.components, column: a.column, ...(a.prismaField ? { prismaField: a.prismaField } : {}), ...(a.required ? { required: true } : {}), ...definedOnly({ min: a.min, max: a.max }) };
   }
 }
 

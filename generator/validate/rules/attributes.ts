@@ -40,10 +40,9 @@ const attributeNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
  * A name with letters outside ASCII (`año`): Strapi checks no attribute name at start and
  * serves it under its own name, its column lodash's snakeCase of it (`ano`: accents go). Its
- * Prisma field is an ASCII spelling (ir/names.ts prismaFieldNames). Scalars and relations so far.
+ * Prisma field (and a link, morph or JSON column's) is an ASCII spelling (ir/names.ts prismaFieldNames).
  */
 const unicodeAttributeNamePattern = /^\p{L}[\p{L}\p{N}_]*$/u;
-const scalarLikeTypes = new Set<string>([...scalarTypeNames, 'blocks', 'customField', 'relation']);
 
 /**
  * A Strapi 5 project: Strapi 5.54.0 refuses to start with an attribute of a content type or a
@@ -101,18 +100,9 @@ function checkAttributes(
     const owner = where(model, kind, name);
     const report = (rest: string[], message: string) => context.report(model, at(...rest), `${owner}: ${message}`);
 
-    if (!attributeNamePattern.test(name)) {
-      const type = isPlainObject(attribute) ? attribute.type : undefined;
-      if (!unicodeAttributeNamePattern.test(name)) {
-        report([], 'attribute names must start with a letter and contain only letters, digits and _');
-        continue;
-      }
-      const relation = isPlainObject(attribute) ? attribute.relation : undefined;
-      const morph = type === 'relation' && typeof relation === 'string' && relation.startsWith('morph');
-      if (typeof type === 'string' && (!scalarLikeTypes.has(type) || morph)) {
-        report([], `a ${morph ? String(relation) : type} attribute whose name has letters outside ASCII is not supported yet (scalar and relation attributes are)`);
-        continue;
-      }
+    if (!attributeNamePattern.test(name) && !unicodeAttributeNamePattern.test(name)) {
+      report([], 'attribute names must start with a letter and contain only letters, digits and _');
+      continue;
     }
     if (strapi5 && strapi5ReservedColumns.includes(snakeCase(name))) {
       // Strapi 5's own words (it stops at start).

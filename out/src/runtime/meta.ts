@@ -162,6 +162,8 @@ export interface ComponentFieldMeta {
   readonly repeatable: boolean;
   /** JSON column (in a content type) or JSON key (in a component) holding the value. */
   readonly column: string;
+  /** A content type's Prisma field when the name is not one Prisma can spell (`reseña` → `rese_xf1_a`); else the name. */
+  readonly prismaField?: string;
   readonly required?: boolean;
   readonly min?: number;
   readonly max?: number;
@@ -176,6 +178,8 @@ export interface DynamicZoneFieldMeta {
   readonly components: readonly string[];
   /** JSON column holding the array of `{ __component, ...fields }` items. */
   readonly column: string;
+  /** The Prisma field when the name is not one Prisma can spell (`sección` → `secci_xf3_n`); else the name. */
+  readonly prismaField?: string;
   readonly required?: boolean;
   readonly min?: number;
   readonly max?: number;
@@ -273,4 +277,9 @@ export function componentsInStrapi5Order(registry: Registry): ComponentMeta[] {
 
 export function isSelectableScalar(field: FieldMeta): field is ScalarFieldMeta {
   return field.kind === 'scalar' && field.type !== 'password' && !field.private;
+}
+
+/** The Prisma field of a content type's column-stored field (scalar, component, dynamic zone): its name unless Prisma cannot spell it. */
+export function prismaFieldOf(field: FieldMeta): string {
+  return 'prismaField' in field && field.prismaField !== undefined ? field.prismaField : field.name;
 }

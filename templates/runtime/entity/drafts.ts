@@ -36,9 +36,15 @@ export function draftLinksTableOf(meta: ContentTypeMeta): string {
 /** A relation or media field kept in a link table. */
 export type DraftLinkField = (RelationFieldMeta | MediaFieldMeta) & { readonly link: LinkMeta };
 
-/** The type's fields whose drafts keep links of their own. */
+/**
+ * The type's fields whose drafts keep links of their own. Not a localized type's
+ * `localizations`: the locales of a document, kept by i18n (i18n/service.ts) for the live rows;
+ * a draft made before a locale was added would otherwise drop it when published.
+ */
 export function draftLinkFields(meta: ContentTypeMeta): DraftLinkField[] {
-  return (Object.values(meta.fields) as FieldMeta[]).filter((f): f is DraftLinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined);
+  return (Object.values(meta.fields) as FieldMeta[]).filter(
+    (f): f is DraftLinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined && !(meta.localized && f.name === 'localizations'),
+  );
 }
 
 /** A field name as an SQL string literal (names are identifiers; quotes doubled all the same). */
@@ -250,7 +256,7 @@ export function draftLinkFrom(meta: ContentTypeMeta, field: DraftLinkField, sql:
  */
 export function linkSource(sql: SqlBuilder, owner: ContentTypeMeta | undefined, field: { readonly name: string; readonly link?: LinkMeta }, draftOwner: ContentTypeMeta | undefined): string {
   const link = field.link!;
-  if (draftOwner && owner === draftOwner && draftOwner.draftAndPublish && draftOwner.fields[field.name] === field) return draftLinkFrom(draftOwner, field as DraftLinkField, sql);
+  if (draftOwner && owner === draftOwner && draftOwner.draftAndPublish && draftOwner.fields[field.name] === field && !(draftOwner.localized && field.name === 'localizations')) return draftLinkFrom(draftOwner, field as DraftLinkField, sql);
   return sql.ident(link.table);
 }
 

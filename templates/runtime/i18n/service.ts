@@ -11,7 +11,7 @@ import { DbNull } from '@prisma/client/runtime/client';
 import type { Database } from '../db/database.js';
 import { prismaJson } from '../entity/input.js';
 import { ApplicationError, NotFoundError, ValidationError } from '../errors.js';
-import type { ContentTypeMeta, FieldMeta, I18nSettings, Registry } from '../meta.js';
+import { prismaFieldOf, type ContentTypeMeta, type FieldMeta, type I18nSettings, type Registry } from '../meta.js';
 import { EntityService, parseId, type Access, type CreateOptions, type FindResult } from '../entity/service.js';
 import { rethrowUniqueViolation } from '../entity/unique.js';
 import { reserveComponentIds } from '../entity/component-ids.js';
@@ -270,16 +270,16 @@ export class LocalizedEntityService extends EntityService {
   private async copySharedFields(db: Database, from: number, to: readonly number[], fields: readonly FieldMeta[]): Promise<void> {
     const columns = fields.filter((f) => f.kind === 'scalar' || f.kind === 'component' || f.kind === 'dynamiczone');
     if (columns.length > 0) {
-      const select = Object.fromEntries(columns.map((f) => [f.kind === 'scalar' ? f.prismaField : f.name, true]));
+      const select = Object.fromEntries(columns.map((f) => [prismaFieldOf(f), true]));
       const stored = await this.delegate(db).findUnique({ where: { id: from }, select });
       const nested = columns.filter((f) => f.kind !== 'scalar');
       if (stored) {
         for (const target of to) {
           // The target's own instances, whose ids the copy takes over where it can.
-          const current = nested.length > 0 ? await this.delegate(db).findUnique({ where: { id: target }, select: Object.fromEntries(nested.map((f) => [f.name, true])) }) : null;
+          const current = nested.length > 0 ? await this.delegate(db).findUnique({ where: { id: target }, select: Object.fromEntries(nested.map((f) => [prismaFieldOf(f), true])) }) : null;
           const data: Json = {};
           for (const f of columns) {
-            const key = f.kind === 'scalar' ? f.prismaField : f.name;
+            const key = prismaFieldOf(f);
             data[key] = f.kind === 'scalar' ? stored[key] : await this.withNewIds(db, f, stored[key], current?.[key]);
           }
           await this.delegate(db)
@@ -392,7 +392,7 @@ function nullsAsJson(data: Json, columns: readonly FieldMeta[]): Json {
   const out: Json = { ...data };
   for (const f of columns) {
     if (f.kind === 'scalar' && f.type !== 'json') continue;
-    const key = f.kind === 'scalar' ? f.prismaField : f.name;
+    const key = prismaFieldOf(f);
     out[key] = out[key] === null || out[key] === undefined ? DbNull : prismaJson(out[key]);
   }
   return out;

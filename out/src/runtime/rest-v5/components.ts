@@ -13,7 +13,7 @@
 import type { Database } from '../db/database.js';
 import { parseStoredJson } from '../entity/component-holders.js';
 import { ApplicationError } from '../errors.js';
-import type { ContentTypeMeta, FieldMeta } from '../meta.js';
+import { prismaFieldOf, type ContentTypeMeta, type FieldMeta } from '../meta.js';
 
 type Bag = Record<string, unknown>;
 
@@ -23,11 +23,11 @@ export async function assertOwnComponents(db: Database, meta: ContentTypeMeta, i
   const named = Object.keys(data).filter((name) => isNested(meta.fields[name]) && instancesOf(data[name]).some((item) => item.id !== undefined && item.id !== null));
   if (named.length === 0) return;
   // The stored JSON of those fields (instances keep their ids there: entity/component-ids.ts).
-  const stored: Bag = (await db.prisma[meta.delegate].findUnique({ where: { id }, select: Object.fromEntries(named.map((name) => [name, true])) })) ?? {};
+  const stored: Bag = (await db.prisma[meta.delegate].findUnique({ where: { id }, select: Object.fromEntries(named.map((name) => [prismaFieldOf(meta.fields[name]!), true])) })) ?? {};
   for (const name of named) {
     const zone = meta.fields[name]!.kind === 'dynamiczone';
     const key = (item: Bag) => `${String(item.id)}${zone ? `\0${String(item.__component)}` : ''}`;
-    const held = new Set(instancesOf(parseStoredJson(stored[name])).map(key));
+    const held = new Set(instancesOf(parseStoredJson(stored[prismaFieldOf(meta.fields[name]!)])).map(key));
     const foreign = instancesOf(data[name]).some((item) => item.id !== undefined && item.id !== null && !held.has(key(item)));
     if (!foreign) continue;
     const message = `Some of the provided components in ${name} are not related to the entity`;

@@ -13,7 +13,7 @@
  */
 import type { Database } from '../db/database.js';
 import { findInstance as walkInstances, holdersOf, parseStoredJson, type NestedField } from '../entity/component-holders.js';
-import type { ContentTypeMeta, Registry } from '../meta.js';
+import { prismaFieldOf, type ContentTypeMeta, type Registry } from '../meta.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,12 +29,12 @@ export interface InstanceOwner {
 /** The entry holding instance `instanceId` of `component`, or undefined. */
 export async function findInstanceOwner(db: Database, registry: Registry, component: string, instanceId: number): Promise<InstanceOwner | undefined> {
   for (const [meta, fields] of holdersOf(registry, component)) {
-    const select = Object.fromEntries([['id', true], ...fields.map((f) => [f.name, true])]);
+    const select = Object.fromEntries([['id', true], ...fields.map((f) => [prismaFieldOf(f), true])]);
     // A page of entries at a time: memory stays bounded whatever the number of entries.
     for (let after = 0; ; ) {
       const rows: Json[] = await db.prisma[meta.delegate].findMany({ select, where: { id: { gt: after } }, orderBy: { id: 'asc' }, take: ownerPageSize });
       for (const row of rows) {
-        const field = fields.find((f) => findInstance(registry, f, parseStoredJson(row[f.name]), component, instanceId));
+        const field = fields.find((f) => findInstance(registry, f, parseStoredJson(row[prismaFieldOf(f)]), component, instanceId));
         if (field) return { meta, entryId: Number(row.id), field };
       }
       if (rows.length < ownerPageSize) break;
@@ -46,8 +46,8 @@ export async function findInstanceOwner(db: Database, registry: Registry, compon
 
 /** The owner's column value, parsed, and the instance object inside it (to be changed in place). */
 export async function readInstance(db: Database, registry: Registry, owner: InstanceOwner, component: string, instanceId: number): Promise<{ value: unknown; instance: Json } | undefined> {
-  const row: Json | null = await db.prisma[owner.meta.delegate].findUnique({ where: { id: owner.entryId }, select: { [owner.field.name]: true } });
-  const value = parseStoredJson(row?.[owner.field.name]);
+  const row: Json | null = await db.prisma[owner.meta.delegate].findUnique({ where: { id: owner.entryId }, select: { [prismaFieldOf(owner.field)]: true } });
+  const value = parseStoredJson(row?.[prismaFieldOf(owner.field)]);
   const instance = findInstance(registry, owner.field, value, component, instanceId);
   return instance ? { value, instance } : undefined;
 }

@@ -13,7 +13,7 @@
  */
 import type { Database } from '../db/database.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import type { ComponentMeta, ContentTypeMeta, FieldMeta, Registry } from '../meta.js';
+import { prismaFieldOf, type ComponentMeta, type ContentTypeMeta, type FieldMeta, type Registry } from '../meta.js';
 import { prismaJson } from '../entity/input.js';
 import { assertTargetsExist, writeLinks } from '../entity/relations.js';
 import { lockEntry } from '../entity/service.js';
@@ -103,5 +103,5 @@ async function writeComponentMedia(db: Database, link: ComponentMediaLink, fileI
   const current = found.instance[link.field.name];
   const kept = Array.isArray(current) ? current.filter((id) => !fileIds.includes(id as number)) : [];
   found.instance[link.field.name] = link.field.multiple ? [...kept, ...fileIds] : fileIds.at(-1)!;
-  await db.prisma[owner.meta.delegate].update({ where: { id: owner.entryId }, data: { [owner.field.name]: prismaJson(found.value) }, select: { id: true } });
+  await db.prisma[owner.meta.delegate].update({ where: { id: owner.entryId }, data: { [prismaFieldOf(owner.field)]: prismaJson(found.value) }, select: { id: true } });
 }
