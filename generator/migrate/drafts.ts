@@ -17,6 +17,7 @@ export function draftLinksBackfill(ir: Schema, previousSchema: string, provider:
     if (!previousSchema.includes(`@@map("${drafts}")`) || previousSchema.includes(`@@map("${links}")`)) continue;
     for (const a of ct.attributes) {
       if ((a.kind !== 'relation' && a.kind !== 'media') || !a.link) continue;
+      if (ct.localized && a.name === 'localizations') continue; // i18n's, kept for live rows only (runtime entity/drafts.ts draftLinkFields)
       const { table, ownerColumn, targetColumn, orderColumn } = a.link;
       const field = `'${a.name.replace(/'/g, "''")}'`;
       statements.push(
