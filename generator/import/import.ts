@@ -23,7 +23,8 @@ import { groupDocumentIds, linkSourceInUse, localizationLinks, readLinks, readLo
 import { newDocumentId } from '../../templates/runtime/entity/document-id.js';
 import { liveIdColumn } from '../../templates/runtime/entity/drafts.js';
 import { planImport, type ImportPlan, type LinkPlan } from './plan/plan.js';
-import { documentLocalizationGroups, keptLinkRows, pendingDraftLinkRows, pendingDraftMorphChanges, pendingDraftRows, pendingDrafts, reportPendingDraftLinks, type DraftLinkField, type PendingDraft } from './plan/documents.js';
+import { documentLocalizationGroups, keptLinkRows } from './plan/documents.js';
+import { pendingDraftLinkRows, pendingDraftMorphChanges, pendingDraftRows, pendingDrafts, reportPendingDraftLinks, type DraftLinkField, type PendingDraft } from './plan/pending-drafts.js';
 import { draftLinksTableOf, draftTableOf } from '../emit/prisma/schema.js';
 import { detectLayout, type StrapiLayout } from './source/layout.js';
 import { importAuth as planAuth, userColumnTypes, type AuthImport } from './auth/index.js';

@@ -271,6 +271,9 @@ export interface I18nSettings {
  * Strapi 5.54.0 recordings list them so: GraphQL definitions, `GenericMorph`, a zone's
  * `__component must be one of …`).
  */
+/** The column of an entry's Strapi 5 documentId (docs/strapi5.md "Identity"). */
+export const documentIdColumn = 'document_id';
+
 export function componentsInStrapi5Order(registry: Registry): ComponentMeta[] {
   return [...registry.components.values()].sort((a, b) => (a.uid < b.uid ? 1 : a.uid > b.uid ? -1 : 0));
 }

@@ -11,7 +11,9 @@ import type { ContentTypeMeta, ScalarFieldMeta } from '../meta.js';
 import { compileFilters } from '../query/filters.js';
 import { batches, SqlBuilder } from '../query/sql.js';
 
-export const documentIdColumn = 'document_id';
+import { documentIdColumn } from '../meta.js';
+
+export { documentIdColumn };
 
 /** A new documentId, for an entry that starts a document (not a localization of one). */
 export function newDocumentId(): string {

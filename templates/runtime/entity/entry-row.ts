@@ -17,9 +17,9 @@
  */
 import type { Database } from '../db/database.js';
 import type { ContentTypeMeta, Dialect, FieldMeta, ScalarType } from '../meta.js';
+import { documentIdColumn } from '../meta.js';
 import { SqlBuilder } from '../query/sql.js';
 import { toSqliteDateTime } from '../temporal.js';
-import { documentIdColumn } from './document-id.js';
 
 /** An entry row's values keyed by Prisma field name (scalars) or field name (components, zones). */
 export type EntryData = Record<string, unknown>;

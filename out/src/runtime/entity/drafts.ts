@@ -18,8 +18,8 @@
  */
 import type { Database } from '../db/database.js';
 import type { ContentTypeMeta, FieldMeta, LinkMeta, MediaFieldMeta, Registry, RelationFieldMeta } from '../meta.js';
+import { documentIdColumn } from '../meta.js';
 import { batches, maxBoundParameters, SqlBuilder } from '../query/sql.js';
-import { documentIdColumn } from './document-id.js';
 import { applyEdit, writeLinks, type RelationInput } from './relations.js';
 
 /** The draft table of a draft & publish type (the generator's `draftTableOf`, generator/emit/prisma/schema.ts). */
