@@ -81,6 +81,11 @@ async function removeTagType(): Promise<void> {
   const json = JSON.parse(await readFile(article(), 'utf8'));
   delete json.attributes.tags;
   await writeFile(article(), JSON.stringify(json, null, 2));
+  // The seo component's tags target the type too.
+  const seoFile = path.join(models, 'components/shared/seo.json');
+  const seo = JSON.parse(await readFile(seoFile, 'utf8'));
+  delete seo.attributes.tags;
+  await writeFile(seoFile, JSON.stringify(seo, null, 2));
   const permissionsFile = path.join(models, 'permissions.json');
   const permissions = JSON.parse(await readFile(permissionsFile, 'utf8'));
   permissions.public = permissions.public.filter((a: string) => !a.startsWith('api::tag.'));
