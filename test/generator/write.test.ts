@@ -55,6 +55,11 @@ describe('write stage', () => {
     await editArticle((json) => (json.attributes.subtitle = { type: 'string' }));
     await rm(path.join(models, 'api/tag'), { recursive: true });
     await editArticle((json) => delete json.attributes.tags);
+    // The seo component's tags target the type too.
+    const seoFile = path.join(models, 'components/shared/seo.json');
+    const seo = JSON.parse(await readFile(seoFile, 'utf8'));
+    delete seo.attributes.tags;
+    await writeFile(seoFile, JSON.stringify(seo, null, 2));
     const permissions = JSON.parse(await readFile(path.join(models, 'permissions.json'), 'utf8'));
     permissions.public = permissions.public.filter((a: string) => !a.startsWith('api::tag.'));
     await writeFile(path.join(models, 'permissions.json'), JSON.stringify(permissions));
