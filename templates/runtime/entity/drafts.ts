@@ -42,9 +42,11 @@ export type DraftLinkField = (RelationFieldMeta | MediaFieldMeta) & { readonly l
  * a draft made before a locale was added would otherwise drop it when published.
  */
 export function draftLinkFields(meta: ContentTypeMeta): DraftLinkField[] {
-  return (Object.values(meta.fields) as FieldMeta[]).filter(
-    (f): f is DraftLinkField => (f.kind === 'relation' || f.kind === 'media') && f.link !== undefined && !(meta.localized && f.name === 'localizations'),
-  );
+  return (Object.values(meta.fields) as FieldMeta[]).filter((f): f is DraftLinkField => isDraftLinkField(meta, f));
+}
+
+function isDraftLinkField(meta: ContentTypeMeta, field: FieldMeta): field is DraftLinkField {
+  return (field.kind === 'relation' || field.kind === 'media') && field.link !== undefined && !(meta.localized && field.name === 'localizations');
 }
 
 /** A field name as an SQL string literal (names are identifiers; quotes doubled all the same). */
@@ -256,7 +258,8 @@ export function draftLinkFrom(meta: ContentTypeMeta, field: DraftLinkField, sql:
  */
 export function linkSource(sql: SqlBuilder, owner: ContentTypeMeta | undefined, field: { readonly name: string; readonly link?: LinkMeta }, draftOwner: ContentTypeMeta | undefined): string {
   const link = field.link!;
-  if (draftOwner && owner === draftOwner && draftOwner.draftAndPublish && draftOwner.fields[field.name] === field && !(draftOwner.localized && field.name === 'localizations')) return draftLinkFrom(draftOwner, field as DraftLinkField, sql);
+  const own = draftOwner && owner === draftOwner && draftOwner.draftAndPublish ? draftOwner.fields[field.name] : undefined;
+  if (own === field && isDraftLinkField(draftOwner!, own)) return draftLinkFrom(draftOwner!, own, sql);
   return sql.ident(link.table);
 }
 
